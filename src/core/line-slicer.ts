@@ -1,0 +1,283 @@
+import { fillCutMarker, renderLine, type RenderSpec } from './line-format.js';
+
+/** Which lines to return and how much output they may take. */
+export interface SliceLimits {
+  /** 1-based number of the first line wanted. */
+  readonly offset: number;
+  /** Most lines returned. */
+  readonly limit: number;
+  /** Cap on the UTF-8 bytes of the rendered output, newlines between lines included. */
+  readonly maxBytes: number;
+  /** Cap on the estimated tokens (characters / 4, rounded up) of the rendered output. */
+  readonly maxTokens: number;
+  /** Lines longer than this many UTF-16 code units are cut, with the marker appended. */
+  readonly maxLineChars: number;
+}
+
+export type StopReason = 'lines' | 'bytes' | 'tokens';
+
+export interface LineEndingCounts {
+  lf: number;
+  crlf: number;
+  cr: number;
+}
+
+export interface SliceResult {
+  /** Rendered window lines joined with `\n`. */
+  readonly content: string;
+  readonly startLine: number;
+  /** Last line shown; `startLine - 1` when none is. */
+  readonly endLine: number;
+  /** Exact count of lines in the input: breaks, plus one for a final unterminated line. */
+  readonly totalLines: number;
+  /** Why lines after `endLine` were left out, or null when the window reached the end. */
+  readonly stop: StopReason | null;
+  /** How many shown lines were cut at `maxLineChars` or to fit the budget. */
+  readonly cutLines: number;
+  readonly endings: Readonly<LineEndingCounts>;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Streams UTF-8 bytes, one chunk at a time, and keeps only the window of lines asked for.
+ *
+ * Lines end at `\r\n`, `\n` or a lone `\r`, so all three number lines alike. Outside the window
+ * it only counts breaks (memchr speed via `Buffer.indexOf`); inside it keeps at most
+ * `3 * maxLineChars` bytes of any line, so a 200 MB single-line file costs no more memory than
+ * a short one. Breaks are ASCII bytes that never occur inside a multi-byte UTF-8 sequence, so a
+ * line is always decoded whole and no character is ever split.
+ *
+ * Chunks may be reused by the caller after `push` returns: anything kept is copied.
+ */
+export class LineSlicer {
+  readonly #limits: SliceLimits;
+  readonly #render: RenderSpec;
+  /** Cap on the bytes kept of one line: enough for `maxLineChars` code units plus one. */
+  readonly #keepBytes: number;
+
+  /** Number of the line the scanner is inside (breaks seen + 1). */
+  #line = 1;
+  #bytesSinceBreak = 0;
+  #pendingCR = false;
+  readonly #endings: LineEndingCounts = { lf: 0, crlf: 0, cr: 0 };
+
+  #windowOpen = true;
+  #budgetStop: 'bytes' | 'tokens' | null = null;
+  readonly #out: string[] = [];
+  #outBytes = 0;
+  #outChars = 0;
+  #cutLines = 0;
+
+  /** Pieces of the current window line when it spans chunks (copies). */
+  #pieces: Buffer[] = [];
+  #pieceBytes = 0;
+  #lineBytes = 0;
+
+  // Next LF / CR positions in the current chunk, cached so mixed files are not rescanned.
+  #nextLF = -1;
+  #nextCR = -1;
+
+  constructor(limits: SliceLimits, render: RenderSpec) {
+    this.#limits = limits;
+    this.#render = render;
+    this.#keepBytes = limits.maxLineChars * 3 + 3;
+  }
+
+  /** True once the window is complete: the rest of the input only needs counting. */
+  get windowClosed(): boolean {
+    return !this.#windowOpen;
+  }
+
+  push(chunk: Buffer): void {
+    const n = chunk.length;
+    if (n === 0) return;
+    let p = 0;
+    if (this.#pendingCR) {
+      this.#pendingCR = false;
+      if (chunk[0] === LF) {
+        this.#endings.crlf++;
+        p = 1;
+      } else {
+        this.#endings.cr++;
+      }
+    }
+    this.#nextLF = -1;
+    this.#nextCR = -1;
+    const hasCR = chunk.indexOf(CR, p) !== -1;
+    while (p < n) {
+      p = this.#collecting() ? this.#collect(chunk, p, hasCR) : this.#skip(chunk, p, hasCR);
+    }
+  }
+
+  end(): SliceResult {
+    if (this.#pendingCR) {
+      this.#pendingCR = false;
+      this.#endings.cr++;
+    }
+    const trailing = this.#bytesSinceBreak > 0;
+    if (trailing && this.#collecting()) {
+      this.#emit(this.#takePieces(), this.#lineBytes);
+    }
+    const totalLines = this.#line - 1 + (trailing ? 1 : 0);
+    const startLine = this.#limits.offset;
+    const endLine = startLine + this.#out.length - 1;
+    return {
+      content: this.#out.join('\n'),
+      startLine,
+      endLine,
+      totalLines,
+      stop: endLine < totalLines ? (this.#budgetStop ?? 'lines') : null,
+      cutLines: this.#cutLines,
+      endings: { ...this.#endings },
+    };
+  }
+
+  #collecting(): boolean {
+    return this.#windowOpen && this.#line >= this.#limits.offset;
+  }
+
+  #findBreak(chunk: Buffer, p: number, hasCR: boolean): number {
+    if (!hasCR) return chunk.indexOf(LF, p);
+    const n = chunk.length;
+    if (this.#nextLF < p) {
+      const i = chunk.indexOf(LF, p);
+      this.#nextLF = i === -1 ? n : i;
+    }
+    if (this.#nextCR < p) {
+      const i = chunk.indexOf(CR, p);
+      this.#nextCR = i === -1 ? n : i;
+    }
+    const next = Math.min(this.#nextLF, this.#nextCR);
+    return next === n ? -1 : next;
+  }
+
+  /** Consumes the break at `i`; returns the position after it. */
+  #consumeBreak(chunk: Buffer, i: number): number {
+    let p: number;
+    if (chunk[i] === LF) {
+      this.#endings.lf++;
+      p = i + 1;
+    } else if (i + 1 === chunk.length) {
+      // A CR at the end of a chunk: the next chunk says whether it was CRLF.
+      this.#pendingCR = true;
+      p = i + 1;
+    } else if (chunk[i + 1] === LF) {
+      this.#endings.crlf++;
+      p = i + 2;
+    } else {
+      this.#endings.cr++;
+      p = i + 1;
+    }
+    this.#line++;
+    this.#bytesSinceBreak = 0;
+    return p;
+  }
+
+  /** Counts breaks outside the window until the window starts or the chunk ends. */
+  #skip(chunk: Buffer, p: number, hasCR: boolean): number {
+    const n = chunk.length;
+    while (p < n) {
+      const i = this.#findBreak(chunk, p, hasCR);
+      if (i === -1) {
+        this.#bytesSinceBreak += n - p;
+        return n;
+      }
+      p = this.#consumeBreak(chunk, i);
+      if (this.#collecting()) return p;
+    }
+    return p;
+  }
+
+  /** Collects (a bounded prefix of) the current window line. */
+  #collect(chunk: Buffer, p: number, hasCR: boolean): number {
+    const i = this.#findBreak(chunk, p, hasCR);
+    const end = i === -1 ? chunk.length : i;
+    const take = Math.min(end - p, Math.max(this.#keepBytes - this.#pieceBytes, 0));
+    this.#lineBytes += end - p;
+    this.#bytesSinceBreak += end - p;
+    if (i === -1) {
+      if (take > 0) {
+        this.#pieces.push(Buffer.from(chunk.subarray(p, p + take)));
+        this.#pieceBytes += take;
+      }
+      return chunk.length;
+    }
+    let text: string;
+    if (this.#pieces.length === 0) {
+      text = chunk.toString('utf8', p, p + take);
+    } else {
+      if (take > 0) this.#pieces.push(chunk.subarray(p, p + take));
+      text = this.#takePieces();
+    }
+    this.#emit(text, this.#lineBytes);
+    this.#lineBytes = 0;
+    return this.#consumeBreak(chunk, i);
+  }
+
+  #takePieces(): string {
+    const text = Buffer.concat(this.#pieces).toString('utf8');
+    this.#pieces = [];
+    this.#pieceBytes = 0;
+    return text;
+  }
+
+  #emit(text: string, lineBytes: number): void {
+    const { maxLineChars, maxBytes, maxTokens, limit } = this.#limits;
+    const { format, cutMarker } = this.#render;
+    let rendered: string;
+    let cut = false;
+    if (text.length > maxLineChars) {
+      cut = true;
+      rendered = renderLine(format, this.#line, cutText(text, maxLineChars) + fillCutMarker(cutMarker, maxLineChars, lineBytes));
+    } else {
+      rendered = renderLine(format, this.#line, text);
+    }
+    const separator = this.#out.length > 0 ? 1 : 0;
+    const bytes = Buffer.byteLength(rendered) + separator;
+    const chars = rendered.length + separator;
+    const overBytes = this.#outBytes + bytes > maxBytes;
+    const overTokens = Math.ceil((this.#outChars + chars) / 4) > maxTokens;
+    if (overBytes || overTokens) {
+      if (this.#out.length === 0) {
+        // Never answer with no lines and a hint to read the same line again (an endless loop
+        // for a model): show this line cut to fit instead.
+        this.#out.push(this.#fitLine(text, lineBytes));
+        this.#cutLines++;
+      }
+      this.#budgetStop = overBytes ? 'bytes' : 'tokens';
+      this.#windowOpen = false;
+      return;
+    }
+    this.#out.push(rendered);
+    this.#outBytes += bytes;
+    this.#outChars += chars;
+    if (cut) this.#cutLines++;
+    if (this.#out.length >= limit) this.#windowOpen = false;
+  }
+
+  /** The first window line, cut so that it alone fits the byte and token budgets. */
+  #fitLine(text: string, lineBytes: number): string {
+    const { maxBytes, maxTokens } = this.#limits;
+    const { format, cutMarker } = this.#render;
+    const budgetChars = Math.min(maxTokens * 4, maxBytes);
+    let keep = Math.min(text.length, budgetChars);
+    for (;;) {
+      const shown = cutText(text, keep);
+      const rendered = renderLine(format, this.#line, shown + fillCutMarker(cutMarker, shown.length, lineBytes));
+      if ((Buffer.byteLength(rendered) <= maxBytes && rendered.length <= budgetChars) || keep === 0) {
+        return keep === 0 ? cutText(rendered, budgetChars) : rendered;
+      }
+      keep = Math.floor(keep * 0.8);
+    }
+  }
+}
+
+/** The first `max` UTF-16 code units of `text`, never ending inside a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
+  return text.slice(0, end);
+}

@@ -1,0 +1,39 @@
+/** Text encodings readpool decodes. Files without a BOM are read as UTF-8. */
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+export interface HeadSniff {
+  readonly encoding: TextEncoding;
+  /** Length of the byte-order mark to skip, 0 when there is none. */
+  readonly bomBytes: number;
+  /** Offset of the first NUL byte within the sniff window, or -1. Always -1 for UTF-16. */
+  readonly nulAt: number;
+}
+
+/** Bytes inspected for a NUL before a file is treated as text. */
+export const SNIFF_BYTES = 8192;
+
+/** Classifies a file from its first bytes: BOM first, then a NUL in the first 8 KiB. */
+export function sniffHead(head: Uint8Array): HeadSniff {
+  if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) {
+    return { encoding: 'utf-8', bomBytes: 3, nulAt: firstNul(head, 3) };
+  }
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) {
+    return { encoding: 'utf-16le', bomBytes: 2, nulAt: -1 };
+  }
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) {
+    return { encoding: 'utf-16be', bomBytes: 2, nulAt: -1 };
+  }
+  return { encoding: 'utf-8', bomBytes: 0, nulAt: firstNul(head, 0) };
+}
+
+function firstNul(head: Uint8Array, from: number): number {
+  return head.subarray(0, SNIFF_BYTES).indexOf(0, from);
+}
+
+export type LineEnding = 'lf' | 'crlf' | 'cr' | 'mixed' | 'none';
+
+export function summariseEndings(counts: { lf: number; crlf: number; cr: number }): LineEnding {
+  const kinds = (['lf', 'crlf', 'cr'] as const).filter((kind) => counts[kind] > 0);
+  if (kinds.length === 0) return 'none';
+  return kinds.length === 1 ? (kinds[0] ?? 'none') : 'mixed';
+}

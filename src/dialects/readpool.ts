@@ -1,0 +1,128 @@
+/**
+ * The native dialect's prose: everything a model reads from readpool's own `read` tool. Kept
+ * here as data and small templates, never inside the engine's logic, so every sentence can be
+ * reviewed (and golden-tested) in one place. Each message says what happened and the next call
+ * that helps.
+ */
+import type { RenderSpec } from '../core/line-format.js';
+import type { ReadErrorCode } from '../errors.js';
+import type { TextPayload } from '../wire.js';
+
+export const TOOL_NAME = 'read';
+
+export const RENDER: RenderSpec = {
+  format: { numbered: true, prefix: '', width: 0, separator: '\t' },
+  cutMarker: ' … [line cut after {shown} characters; the whole line is {bytes} bytes]',
+};
+
+type NoticeFacts = Pick<TextPayload, 'startLine' | 'endLine' | 'totalLines' | 'stop' | 'cutLines'>;
+
+export interface NoticeContext {
+  readonly limit: number;
+  readonly maxBytes: number;
+  readonly maxTokens: number;
+  readonly maxLineChars: number;
+}
+
+/** The notice that follows a text window, or null when the window needs none. */
+export function describeWindow(facts: NoticeFacts, context: NoticeContext): string | null {
+  const { startLine, endLine, totalLines, stop, cutLines } = facts;
+  const parts: string[] = [];
+  if (totalLines === 0) {
+    parts.push('[The file exists but is empty (0 lines).]');
+  } else if (endLine < startLine) {
+    const last = Math.max(1, totalLines - context.limit + 1);
+    parts.push(
+      `[The file has ${totalLines} lines, so offset ${startLine} is past the end. ` +
+        `Call ${TOOL_NAME} with offset=${last} to see the last lines.]`,
+    );
+  } else if (stop !== null) {
+    const why =
+      stop === 'lines'
+        ? ''
+        : stop === 'bytes'
+          ? `Output capped at ${context.maxBytes} bytes. `
+          : `Output capped at about ${context.maxTokens} tokens. `;
+    parts.push(
+      `[${why}Showing lines ${startLine}-${endLine} of ${totalLines}. ` +
+        `Call ${TOOL_NAME} with offset=${endLine + 1} to continue.]`,
+    );
+  }
+  if (cutLines > 0) {
+    parts.push(
+      `[${cutLines} line${cutLines === 1 ? ' was' : 's were'} longer than the ${context.maxLineChars}-character limit ` +
+        'and cut where marked. Search the file for the text you need instead of paging it.]',
+    );
+  }
+  return parts.length === 0 ? null : parts.join('\n');
+}
+
+type Details = Readonly<Record<string, unknown>>;
+
+function list(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function text(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function num(value: unknown): number | null {
+  return typeof value === 'number' ? value : null;
+}
+
+/** The message of a `ReadError`, from its code, its details and the path as the caller gave it. */
+export function describeError(code: ReadErrorCode, details: Details, subject: string): string {
+  const target = JSON.stringify(subject);
+  switch (code) {
+    case 'invalid_request':
+      return `Invalid ${TOOL_NAME} request: ${list(details.issues).join('; ')}. Fix these fields and call ${TOOL_NAME} again.`;
+    case 'not_found': {
+      const suggestions = list(details.suggestions);
+      return suggestions.length > 0
+        ? `No file at ${target}. Did you mean ${suggestions.map((s) => JSON.stringify(s)).join(', ')}? ` +
+            `Call ${TOOL_NAME} with one of these paths.`
+        : `No file at ${target}. List the directory or search for the file name, then call ${TOOL_NAME} with the exact path.`;
+    }
+    case 'is_directory':
+      return `${target} is a directory, not a file. List its entries with a directory tool, then call ${TOOL_NAME} on a file inside it.`;
+    case 'outside_root':
+      return details.throughLink === true
+        ? `${target} resolves through a symbolic link to a location outside the workspace, which cannot be read. ` +
+            'Read the file through a path inside the workspace instead.'
+        : `${target} is outside the workspace (${list(details.roots).join(', ')}). ` +
+            `Only files inside it can be read: call ${TOOL_NAME} with a path inside the workspace.`;
+    case 'denied':
+      return `Reading ${target} is denied by the rule ${JSON.stringify(details.rule)}: such files hold secrets or are excluded ` +
+        'by configuration. Do not retry; ask the user for the specific information you need.';
+    case 'not_regular_file':
+      return `${target} is a ${text(details.type, 'special file')}, not a regular file: reading it could block or never end. ` +
+        'Only regular files can be read.';
+    case 'binary_file': {
+      const sha = typeof details.sha256 === 'string' ? `, sha256 ${details.sha256}` : '';
+      return `${target} is binary (a NUL byte at offset ${num(details.nulAt) ?? 0}; ${num(details.size) ?? 0} bytes${sha}). ` +
+        `Call ${TOOL_NAME} again with allowBinary: true to receive it as base64, or use a tool made for this file type.`;
+    }
+    case 'file_too_large':
+      return `${target} is ${num(details.size) ?? 0} bytes, over the ${text(details.limitName, 'size')} limit of ` +
+        `${num(details.limit) ?? 0} bytes. Search it for the part you need (grep) or ask for the limit to be raised.`;
+    case 'unreadable':
+      return `${target} cannot be read: ${text(details.reason, 'the operating system refused')}. ` +
+        'Check the path and its permissions; retrying the same call will fail the same way.';
+    case 'changed_during_read':
+      return `${target} changed while it was being read (it is being written). Call ${TOOL_NAME} again once the writer has finished.`;
+    case 'overloaded':
+      return `The read engine is at capacity (${num(details.queued) ?? 0} reads queued). ` +
+        `Retry this call in ${num(details.retryAfterMs) ?? 100} ms.`;
+    case 'aborted':
+      return `The read of ${target} was cancelled by the caller before it finished.`;
+    case 'timeout':
+      return `The read of ${target} did not finish within ${num(details.timeoutMs) ?? 0} ms. ` +
+        `For a very large file, search it first or read a smaller range with offset and limit.`;
+    case 'closed':
+      return 'The read engine has been closed and accepts no more reads.';
+    case 'internal':
+      return `readpool failed unexpectedly while reading ${target}: ${text(details.message, 'unknown error')}. ` +
+        'This is a bug in readpool; retrying once may help.';
+  }
+}

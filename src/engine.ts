@@ -1,0 +1,191 @@
+import { describeError, describeWindow, RENDER } from './dialects/readpool.js';
+import { ReadError, type ErrorDetails, type ReadErrorCode } from './errors.js';
+import { resolveOptions, type EngineOptions, type ResolvedOptions } from './options.js';
+import { parseRequest, type ParsedRequest, type ReadRequest } from './request.js';
+import type { ReadResult, TextResult } from './result.js';
+import { Sandbox } from './sandbox.js';
+import { Scheduler, type SchedulerStats } from './scheduler.js';
+import { createTextPool, type TextPool } from './text-pool.js';
+import type { FilePayload, TextJob, TextPayload } from './wire.js';
+
+export interface CallOptions {
+  /** Cancels the read: a queued read is dropped, a running one stops at its next chunk. */
+  readonly signal?: AbortSignal;
+}
+
+/** One entry of `readMany`'s answer, in request order. */
+export type ReadSettled =
+  | { readonly ok: true; readonly request: ReadRequest; readonly result: ReadResult }
+  | { readonly ok: false; readonly request: ReadRequest; readonly error: ReadError };
+
+export interface EngineStats extends SchedulerStats {
+  readonly threads: number;
+  readonly roots: readonly string[];
+  readonly answered: number;
+  /** Errors answered so far, by code. */
+  readonly errors: Readonly<Partial<Record<ReadErrorCode, number>>>;
+  readonly closed: boolean;
+}
+
+/**
+ * A sandboxed read engine over a worker pool. Create it with {@link createEngine}.
+ */
+export class Engine {
+  readonly #options: ResolvedOptions;
+  readonly #sandbox: Sandbox;
+  readonly #pool: TextPool;
+  readonly #scheduler: Scheduler;
+  readonly #errors: Partial<Record<ReadErrorCode, number>> = {};
+  #answered = 0;
+  #closing: Promise<void> | null = null;
+
+  /** @internal use {@link createEngine} */
+  constructor(options: ResolvedOptions, sandbox: Sandbox, pool: TextPool) {
+    this.#options = options;
+    this.#sandbox = sandbox;
+    this.#pool = pool;
+    this.#scheduler = new Scheduler({
+      maxQueued: options.maxQueued,
+      batchSize: options.batchSize,
+      maxInFlight: pool.threads * 2,
+      run: (batch) => pool.run(batch),
+    });
+  }
+
+  /**
+   * Reads one file. Resolves with a result discriminated on `kind`, or rejects with a
+   * {@link ReadError} whose message tells a model what to do next.
+   *
+   * @example
+   * const page = await engine.read({ path: 'logs/app.log', offset: 2001, limit: 2000 });
+   * if (page.kind === 'text' && page.truncated) console.log(page.truncated.nextOffset);
+   */
+  async read(request: ReadRequest, call: CallOptions = {}): Promise<ReadResult> {
+    try {
+      const result = await this.#read(request, call.signal);
+      this.#answered++;
+      return result;
+    } catch (error) {
+      const readError =
+        error instanceof ReadError ? error : new ReadError('internal', describeError('internal', { message: String(error) }, subjectOf(request)));
+      this.#answered++;
+      this.#errors[readError.code] = (this.#errors[readError.code] ?? 0) + 1;
+      throw readError;
+    }
+  }
+
+  /** Reads many files at once; never rejects: each entry holds its own result or error. */
+  async readMany(requests: readonly ReadRequest[], call: CallOptions = {}): Promise<ReadSettled[]> {
+    return Promise.all(
+      requests.map((request) =>
+        this.read(request, call).then(
+          (result): ReadSettled => ({ ok: true, request, result }),
+          (error: unknown): ReadSettled => ({ ok: false, request, error: error as ReadError }),
+        ),
+      ),
+    );
+  }
+
+  stats(): EngineStats {
+    return {
+      ...this.#scheduler.stats(),
+      threads: this.#pool.threads,
+      roots: this.#sandbox.roots,
+      answered: this.#answered,
+      errors: { ...this.#errors },
+      closed: this.#closing !== null,
+    };
+  }
+
+  /** Answers queued reads with `closed`, lets running ones finish, then stops the workers. */
+  close(): Promise<void> {
+    this.#closing ??= this.#scheduler.close().then(() => this.#pool.destroy());
+    return this.#closing;
+  }
+
+  async #read(request: ReadRequest, signal: AbortSignal | undefined): Promise<ReadResult> {
+    const subject = subjectOf(request);
+    if (this.#closing !== null) throw fail('closed', {}, subject);
+    const parsed = parseRequest(request, this.#options);
+    if (!parsed.ok) throw fail('invalid_request', { issues: parsed.issues }, subject);
+    const located = this.#sandbox.locate(parsed.request.path);
+    if (!located.ok) throw fail(located.code, located.details, subject);
+    const job = this.#job(parsed.request, located.absolute);
+    const outcome = await this.#scheduler.submit(job, parsed.request.timeoutMs, signal);
+    if (!outcome.ok) throw fail(outcome.code, outcome.details, subject);
+    return this.#result(outcome.value, parsed.request);
+  }
+
+  #job(request: ParsedRequest, absolute: string): TextJob {
+    return {
+      path: absolute,
+      limits: {
+        offset: request.offset,
+        limit: request.limit,
+        maxBytes: request.maxBytes,
+        maxTokens: request.maxTokens,
+        maxLineChars: this.#options.maxLineChars,
+      },
+      render: RENDER,
+      allowBinary: request.allowBinary,
+      sha256: request.sha256,
+      deadline: Date.now() + request.timeoutMs,
+    };
+  }
+
+  #result(payload: FilePayload, request: ParsedRequest): ReadResult {
+    if (payload.kind === 'binary') return payload;
+    return textResult(payload, request, this.#options);
+  }
+}
+
+function textResult(payload: TextPayload, request: ParsedRequest, options: ResolvedOptions): TextResult {
+  const { stop, ...rest } = payload;
+  const notice = describeWindow(payload, {
+    limit: request.limit,
+    maxBytes: request.maxBytes,
+    maxTokens: request.maxTokens,
+    maxLineChars: options.maxLineChars,
+  });
+  return {
+    ...rest,
+    truncated: stop === null ? false : { reason: stop, nextOffset: payload.endLine + 1 },
+    notice,
+  };
+}
+
+function subjectOf(request: unknown): string {
+  if (typeof request === 'object' && request !== null && 'path' in request && typeof request.path === 'string') {
+    return request.path;
+  }
+  return '(no path)';
+}
+
+function fail(code: ReadErrorCode, details: ErrorDetails, subject: string): ReadError {
+  return new ReadError(code, describeError(code, details, subject), details);
+}
+
+/**
+ * Creates an engine confined to `options.root` (or `options.roots`) and starts its workers.
+ * Throws a TypeError naming the option when an option is invalid.
+ *
+ * @example
+ * const engine = await createEngine({ root: '/srv/workspace' });
+ * const result = await engine.read({ path: 'src/app.ts' });
+ * await engine.close();
+ */
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const resolved = resolveOptions(options);
+  const sandbox = await Sandbox.create(resolved);
+  const pool = createTextPool(
+    {
+      roots: sandbox.roots,
+      denySecrets: resolved.denySecrets,
+      deny: resolved.deny,
+      maxFileBytes: resolved.maxFileBytes,
+      maxBinaryBytes: resolved.maxBinaryBytes,
+    },
+    resolved.threads,
+  );
+  return new Engine(resolved, sandbox, pool);
+}

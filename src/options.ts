@@ -1,0 +1,134 @@
+import os from 'node:os';
+
+/** Options for {@link createEngine}. Every field is optional except a root. */
+export interface EngineOptions {
+  /** The workspace directory reads are confined to. Give `root` or `roots`, not both. */
+  root?: string;
+  /** Several workspace directories; relative paths resolve against the first. */
+  roots?: readonly string[];
+  /** Worker threads in the text pool. Default: `os.availableParallelism()`. */
+  threads?: number;
+  /** Requests waiting for a worker before new ones are refused with `overloaded`. Default 10 000. */
+  maxQueued?: number;
+  /** Most reads sent to a worker in one task; batching amortises the thread hop. Default 32. */
+  batchSize?: number;
+  /** Deadline of a read, queue time included, in milliseconds. Default 30 000. */
+  timeoutMs?: number;
+  /** Lines returned when a request gives no `limit`. Default 2000. */
+  defaultLimit?: number;
+  /** Cap on the UTF-8 bytes of rendered output; a request may ask for less. Default 256 KiB. */
+  maxBytes?: number;
+  /** Cap on the estimated tokens (characters / 4) of rendered output. Default 25 000. */
+  maxTokens?: number;
+  /** Longer lines are cut here with a marker. Default 2000 characters. */
+  maxLineChars?: number;
+  /** Files larger than this are refused with `file_too_large` instead of scanned. Default 4 GiB. */
+  maxFileBytes?: number;
+  /** Largest file served as base64 with `allowBinary`. Default 20 MiB. */
+  maxBinaryBytes?: number;
+  /** Longest path accepted, in characters. Default 4096. */
+  maxPathLength?: number;
+  /** Refuse files that usually hold secrets (`.env`, private keys, `.npmrc`, ...). Default true. */
+  denySecrets?: boolean;
+  /** Extra deny globs, matched case-insensitively against root-relative paths. Default none. */
+  deny?: readonly string[];
+}
+
+/** Options after defaults and validation; frozen. */
+export interface ResolvedOptions {
+  readonly roots: readonly string[];
+  readonly threads: number;
+  readonly maxQueued: number;
+  readonly batchSize: number;
+  readonly timeoutMs: number;
+  readonly defaultLimit: number;
+  readonly maxBytes: number;
+  readonly maxTokens: number;
+  readonly maxLineChars: number;
+  readonly maxFileBytes: number;
+  readonly maxBinaryBytes: number;
+  readonly maxPathLength: number;
+  readonly denySecrets: boolean;
+  readonly deny: readonly string[];
+}
+
+export const DEFAULTS = Object.freeze({
+  maxQueued: 10_000,
+  batchSize: 32,
+  timeoutMs: 30_000,
+  defaultLimit: 2000,
+  maxBytes: 256 * 1024,
+  maxTokens: 25_000,
+  maxLineChars: 2000,
+  maxFileBytes: 4 * 1024 ** 3,
+  maxBinaryBytes: 20 * 1024 ** 2,
+  maxPathLength: 4096,
+  denySecrets: true,
+});
+
+/** Smallest output budgets: room for one cut line and its marker. */
+export const MIN_MAX_BYTES = 512;
+export const MIN_MAX_TOKENS = 128;
+
+function positiveInteger(name: string, value: unknown, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    const what = min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
+    throw new TypeError(`options.${name} must be ${what} (received ${describe(value)})`);
+  }
+  return value;
+}
+
+function stringList(name: string, value: unknown, what: string): string[] {
+  if (!Array.isArray(value)) throw new TypeError(`options.${name} must be an array of ${what}`);
+  const entries: unknown[] = value;
+  const strings = entries.filter((entry): entry is string => typeof entry === 'string' && entry.length > 0);
+  if (strings.length !== entries.length) {
+    const bad = entries.find((entry) => typeof entry !== 'string' || entry.length === 0);
+    throw new TypeError(`options.${name} must hold ${what} (received ${describe(bad)})`);
+  }
+  return strings;
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+/** Applies defaults and validates once; bad options throw with the option's name. */
+export function resolveOptions(options: EngineOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('options must be an object with a root, for example { root: process.cwd() }');
+  }
+  const { root, roots } = options;
+  if (root !== undefined && roots !== undefined) {
+    throw new TypeError('options.root and options.roots are exclusive: give one of them');
+  }
+  const list: unknown = roots ?? (root === undefined ? [] : [root]);
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new TypeError('options.root must name the workspace directory (or give options.roots)');
+  }
+  const rootList = stringList('roots', list, 'non-empty path strings');
+  if (rootList.some((entry) => entry.includes('\0'))) {
+    throw new TypeError('options.roots must not contain a NUL byte');
+  }
+  const deny = stringList('deny', options.deny ?? [], 'non-empty glob strings');
+  if (options.denySecrets !== undefined && typeof options.denySecrets !== 'boolean') {
+    throw new TypeError(`options.denySecrets must be a boolean (received ${describe(options.denySecrets)})`);
+  }
+  return Object.freeze({
+    roots: Object.freeze(rootList),
+    threads: positiveInteger('threads', options.threads, os.availableParallelism()),
+    maxQueued: positiveInteger('maxQueued', options.maxQueued, DEFAULTS.maxQueued),
+    batchSize: positiveInteger('batchSize', options.batchSize, DEFAULTS.batchSize),
+    timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
+    defaultLimit: positiveInteger('defaultLimit', options.defaultLimit, DEFAULTS.defaultLimit),
+    maxBytes: positiveInteger('maxBytes', options.maxBytes, DEFAULTS.maxBytes, MIN_MAX_BYTES),
+    maxTokens: positiveInteger('maxTokens', options.maxTokens, DEFAULTS.maxTokens, MIN_MAX_TOKENS),
+    maxLineChars: positiveInteger('maxLineChars', options.maxLineChars, DEFAULTS.maxLineChars),
+    maxFileBytes: positiveInteger('maxFileBytes', options.maxFileBytes, DEFAULTS.maxFileBytes),
+    maxBinaryBytes: positiveInteger('maxBinaryBytes', options.maxBinaryBytes, DEFAULTS.maxBinaryBytes),
+    maxPathLength: positiveInteger('maxPathLength', options.maxPathLength, DEFAULTS.maxPathLength),
+    denySecrets: options.denySecrets ?? DEFAULTS.denySecrets,
+    deny: Object.freeze(deny),
+  });
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { MIN_MAX_BYTES, MIN_MAX_TOKENS, type ResolvedOptions } from './options.js';
+
+const wholeNumber = (min: number) => z.number().int().min(min).max(Number.MAX_SAFE_INTEGER);
+
+const schema = z.strictObject({
+  path: z.string(),
+  offset: wholeNumber(1).optional(),
+  limit: wholeNumber(1).optional(),
+  session: z.string().min(1).max(256).optional(),
+  allowBinary: z.boolean().optional(),
+  hash: z.literal('sha256').optional(),
+  maxBytes: wholeNumber(MIN_MAX_BYTES).optional(),
+  maxTokens: wholeNumber(MIN_MAX_TOKENS).optional(),
+  timeoutMs: wholeNumber(1).optional(),
+});
+
+/**
+ * A native read request.
+ *
+ * @example
+ * await engine.read({ path: 'src/app.ts', offset: 2001, limit: 2000 });
+ */
+export type ReadRequest = z.input<typeof schema>;
+
+/** A request after validation, with the engine's defaults and caps applied. */
+export interface ParsedRequest {
+  readonly path: string;
+  readonly offset: number;
+  readonly limit: number;
+  readonly session: string | null;
+  readonly allowBinary: boolean;
+  readonly sha256: boolean;
+  readonly maxBytes: number;
+  readonly maxTokens: number;
+  readonly timeoutMs: number;
+}
+
+export type ParseOutcome = { ok: true; request: ParsedRequest } | { ok: false; issues: string[] };
+
+/** Validates a request; budgets may be lowered by a request but never raised past the engine's. */
+export function parseRequest(input: unknown, options: ResolvedOptions): ParseOutcome {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`),
+    };
+  }
+  const request = parsed.data;
+  return {
+    ok: true,
+    request: {
+      path: request.path,
+      offset: request.offset ?? 1,
+      limit: request.limit ?? options.defaultLimit,
+      session: request.session ?? null,
+      allowBinary: request.allowBinary ?? false,
+      sha256: request.hash === 'sha256',
+      maxBytes: Math.min(request.maxBytes ?? options.maxBytes, options.maxBytes),
+      maxTokens: Math.min(request.maxTokens ?? options.maxTokens, options.maxTokens),
+      timeoutMs: Math.min(request.timeoutMs ?? options.timeoutMs, options.timeoutMs),
+    },
+  };
+}

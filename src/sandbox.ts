@@ -1,0 +1,90 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isInside, relativeTo } from './core/containment.js';
+import { createDenyMatcher, type DenyMatcher } from './core/deny-rules.js';
+import type { ResolvedOptions } from './options.js';
+
+interface Root {
+  /** The root as configured (may pass through symbolic links). */
+  readonly given: string;
+  /** Its canonical form; every path handed to a worker is under one of these. */
+  readonly canonical: string;
+}
+
+export type Location =
+  | { readonly ok: true; readonly absolute: string; readonly relativePath: string }
+  | { readonly ok: false; readonly code: 'invalid_request' | 'outside_root' | 'denied'; readonly details: Readonly<Record<string, unknown>> };
+
+/**
+ * The main thread's half of the sandbox: purely lexical checks that need no I/O per request.
+ * The worker's half (`src/io/open-checked.ts`) resolves links and checks the descriptor.
+ */
+export class Sandbox {
+  readonly #roots: readonly Root[];
+  readonly #deny: DenyMatcher;
+  readonly #maxPathLength: number;
+
+  private constructor(roots: readonly Root[], options: ResolvedOptions) {
+    this.#roots = roots;
+    this.#deny = createDenyMatcher(options);
+    this.#maxPathLength = options.maxPathLength;
+  }
+
+  /** Canonicalises each root once; a root that is not a directory is an options error. */
+  static async create(options: ResolvedOptions): Promise<Sandbox> {
+    const roots: Root[] = [];
+    for (const entry of options.roots) {
+      const given = path.resolve(entry);
+      let canonical: string;
+      try {
+        canonical = await fs.realpath(given);
+      } catch {
+        throw new TypeError(`options.roots: ${JSON.stringify(entry)} does not exist`);
+      }
+      if (!(await fs.stat(canonical)).isDirectory()) {
+        throw new TypeError(`options.roots: ${JSON.stringify(entry)} is not a directory`);
+      }
+      roots.push({ given, canonical });
+    }
+    return new Sandbox(roots, options);
+  }
+
+  get roots(): readonly string[] {
+    return this.#roots.map((root) => root.canonical);
+  }
+
+  /** Resolves a requested path against the roots, before any system call. */
+  locate(requested: string): Location {
+    const issue = pathIssue(requested, this.#maxPathLength);
+    if (issue !== null) return { ok: false, code: 'invalid_request', details: { issues: [`path: ${issue}`] } };
+    let plain = requested;
+    if (requested.startsWith('file://')) {
+      try {
+        plain = fileURLToPath(requested);
+      } catch {
+        return { ok: false, code: 'invalid_request', details: { issues: ['path: not a valid local file:// URL'] } };
+      }
+    }
+    const primary = this.#roots[0];
+    if (primary === undefined) throw new Error('a sandbox always has a root');
+    const absolute = path.resolve(primary.canonical, plain);
+    for (const root of this.#roots) {
+      for (const form of [root.canonical, root.given]) {
+        if (!isInside(form, absolute)) continue;
+        const relativePath = relativeTo(form, absolute);
+        const rule = this.#deny(relativePath);
+        if (rule !== null) return { ok: false, code: 'denied', details: { rule } };
+        return { ok: true, absolute: path.join(root.canonical, relativePath), relativePath };
+      }
+    }
+    return { ok: false, code: 'outside_root', details: { throughLink: false, roots: this.roots } };
+  }
+}
+
+function pathIssue(requested: string, maxLength: number): string | null {
+  if (requested.trim().length === 0) return 'must not be empty';
+  if (requested.includes('\0')) return 'must not contain a NUL byte';
+  if (requested.length > maxLength) return `must be at most ${maxLength} characters (received ${requested.length})`;
+  return null;
+}

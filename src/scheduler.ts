@@ -1,0 +1,202 @@
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+import { CANCEL, type JobBatch, type JobOutcome, type TextJob } from './wire.js';
+
+export interface SchedulerOptions {
+  readonly maxQueued: number;
+  readonly batchSize: number;
+  /** Pool tasks in flight at once; two per thread keeps every worker busy between tasks. */
+  readonly maxInFlight: number;
+  readonly run: (batch: JobBatch) => Promise<JobOutcome[]>;
+}
+
+export interface SchedulerStats {
+  readonly queued: number;
+  readonly running: number;
+  readonly batchesInFlight: number;
+  readonly batches: number;
+  readonly meanBatchSize: number;
+  /** Milliseconds from submit to answer, over every answered request. */
+  readonly latencyMs: { readonly p50: number; readonly p99: number; readonly max: number };
+}
+
+interface Ticket {
+  readonly job: TextJob;
+  readonly resolve: (outcome: JobOutcome) => void;
+  readonly submittedAt: number;
+  readonly cleanup: () => void;
+  state: 'queued' | 'running' | 'settled';
+  cancel: Int32Array | null;
+  index: number;
+}
+
+/**
+ * Queues reads, sends them to the pool in batches, and guarantees each exactly one answer:
+ * the worker's, or `aborted`, `timeout`, `overloaded` or `closed` from here. An abort or a
+ * timeout answers at once; a read already in a worker is then stopped through its shared
+ * cancel flag at the next chunk.
+ */
+export class Scheduler {
+  readonly #options: SchedulerOptions;
+  #queue: Ticket[] = [];
+  #head = 0;
+  #queued = 0;
+  #running = 0;
+  #batchesInFlight = 0;
+  #batches = 0;
+  #batchedJobs = 0;
+  #dispatchPending = false;
+  #closed = false;
+  readonly #drained = new Set<Promise<void>>();
+  readonly #latency: RecordableHistogram = createHistogram();
+  /** Moving average of a job's time in a worker, for the `overloaded` retry hint. */
+  #jobMs = 1;
+
+  constructor(options: SchedulerOptions) {
+    this.#options = options;
+  }
+
+  submit(job: TextJob, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome> {
+    if (this.#closed) return Promise.resolve(failure('closed', {}));
+    if (signal?.aborted === true) return Promise.resolve(failure('aborted', { stage: 'queued' }));
+    if (this.#queued >= this.#options.maxQueued) {
+      const retryAfterMs = Math.min(5000, Math.max(50, Math.round((this.#queued * this.#jobMs) / this.#options.maxInFlight)));
+      return Promise.resolve(failure('overloaded', { queued: this.#queued, retryAfterMs }));
+    }
+    return new Promise<JobOutcome>((resolve) => {
+      const onAbort = () => this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
+      const timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
+      const ticket: Ticket = {
+        job,
+        resolve,
+        submittedAt: performance.now(),
+        cleanup: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        },
+        state: 'queued',
+        cancel: null,
+        index: 0,
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(ticket);
+      this.#queued++;
+      this.#scheduleDispatch();
+    });
+  }
+
+  stats(): SchedulerStats {
+    const ms = (ns: number) => Math.round(ns / 1e3) / 1e3;
+    const h = this.#latency;
+    const answered = h.count > 0;
+    return {
+      queued: this.#queued,
+      running: this.#running,
+      batchesInFlight: this.#batchesInFlight,
+      batches: this.#batches,
+      meanBatchSize: this.#batches === 0 ? 0 : this.#batchedJobs / this.#batches,
+      latencyMs: {
+        p50: answered ? ms(h.percentile(50)) : 0,
+        p99: answered ? ms(h.percentile(99)) : 0,
+        max: answered ? ms(h.max) : 0,
+      },
+    };
+  }
+
+  /** Answers every queued read with `closed` and waits for the batches already in workers. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (let i = this.#head; i < this.#queue.length; i++) {
+      const ticket = this.#queue[i];
+      if (ticket !== undefined) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
+    }
+    this.#queue = [];
+    this.#head = 0;
+    await Promise.all(this.#drained);
+  }
+
+  #settle(ticket: Ticket, outcome: JobOutcome, flag: number): void {
+    if (ticket.state === 'settled') return;
+    if (ticket.state === 'queued') this.#queued--;
+    else {
+      this.#running--;
+      if (ticket.cancel !== null && flag !== CANCEL.none) Atomics.store(ticket.cancel, ticket.index, flag);
+    }
+    ticket.state = 'settled';
+    ticket.cleanup();
+    this.#latency.record(Math.max(1, Math.round((performance.now() - ticket.submittedAt) * 1e6)));
+    ticket.resolve(outcome);
+  }
+
+  #scheduleDispatch(): void {
+    if (this.#dispatchPending) return;
+    this.#dispatchPending = true;
+    // Deferred so that every read submitted in the same tick can share a batch.
+    queueMicrotask(() => {
+      this.#dispatchPending = false;
+      this.#dispatch();
+    });
+  }
+
+  #dispatch(): void {
+    const { maxInFlight, batchSize } = this.#options;
+    while (!this.#closed && this.#batchesInFlight < maxInFlight && this.#queued > 0) {
+      const free = maxInFlight - this.#batchesInFlight;
+      const size = Math.min(batchSize, Math.ceil(this.#queued / free));
+      const tickets = this.#take(size);
+      if (tickets.length === 0) break;
+      this.#send(tickets);
+    }
+  }
+
+  #take(size: number): Ticket[] {
+    const tickets: Ticket[] = [];
+    while (tickets.length < size && this.#head < this.#queue.length) {
+      const ticket = this.#queue[this.#head++];
+      if (ticket !== undefined && ticket.state === 'queued') tickets.push(ticket);
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    return tickets;
+  }
+
+  #send(tickets: Ticket[]): void {
+    const cancel = new Int32Array(new SharedArrayBuffer(4 * tickets.length));
+    tickets.forEach((ticket, index) => {
+      ticket.state = 'running';
+      ticket.cancel = cancel;
+      ticket.index = index;
+    });
+    this.#queued -= tickets.length;
+    this.#running += tickets.length;
+    this.#batchesInFlight++;
+    this.#batches++;
+    this.#batchedJobs += tickets.length;
+    const started = performance.now();
+    const done = this.#options
+      .run({ jobs: tickets.map((ticket) => ticket.job), cancel })
+      .then(
+        (outcomes) => {
+          tickets.forEach((ticket, index) => {
+            this.#settle(ticket, outcomes[index] ?? failure('internal', { message: 'the worker returned no outcome' }), CANCEL.none);
+          });
+        },
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          for (const ticket of tickets) this.#settle(ticket, failure('internal', { message }), CANCEL.none);
+        },
+      )
+      .finally(() => {
+        this.#jobMs = 0.9 * this.#jobMs + 0.1 * ((performance.now() - started) / tickets.length);
+        this.#batchesInFlight--;
+        this.#drained.delete(done);
+        this.#dispatch();
+      });
+    this.#drained.add(done);
+  }
+}
+
+function failure(code: Extract<JobOutcome, { ok: false }>['code'], details: Readonly<Record<string, unknown>>): JobOutcome {
+  return { ok: false, code, details };
+}

@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { JobBatch, JobOutcome, WorkerConfig } from './wire.js';
+
+export interface TextPool {
+  run(batch: JobBatch): Promise<JobOutcome[]>;
+  readonly threads: number;
+  destroy(): Promise<void>;
+}
+
+/**
+ * The compiled worker entry. From the build (`dist/src/*.js`) it sits beside us; when the
+ * engine runs from its TypeScript sources (the test runner), workers still run the build,
+ * because worker threads cannot load TypeScript on Node 20.
+ */
+export function workerFile(name: string): string {
+  const fromBuild = import.meta.url.endsWith('.js');
+  const url = new URL(fromBuild ? `../workers/${name}.js` : `../dist/workers/${name}.js`, import.meta.url);
+  const file = fileURLToPath(url);
+  if (!existsSync(file)) {
+    throw new Error(`readpool worker ${name} is not built (${name}.js missing): run "npm run build" first`);
+  }
+  return file;
+}
+
+export function createTextPool(config: WorkerConfig, threads: number): TextPool {
+  const pool = new Piscina<JobBatch, JobOutcome[]>({
+    filename: workerFile('text-worker'),
+    name: 'default',
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    workerData: config,
+  });
+  return {
+    run: (batch) => pool.run(batch),
+    threads,
+    destroy: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Text pool worker entry. Thin on purpose: compiles the engine's config once, then runs each
+ * job of a batch through `readFile` and turns every outcome into plain data.
+ */
+import { workerData } from 'piscina';
+import xxhash from 'xxhash-wasm';
+import { createReaderContext } from '../src/io/reader-context.js';
+import { createReadTools, readFile } from '../src/io/read-file.js';
+import { Refusal } from '../src/io/refusal.js';
+import { CANCEL, type JobBatch, type JobOutcome, type TextJob, type WorkerConfig } from '../src/wire.js';
+
+const context = createReaderContext(workerData as WorkerConfig);
+const tools = createReadTools(await xxhash());
+
+function runJob(job: TextJob, cancel: Int32Array, index: number): JobOutcome {
+  const cancelled = () => {
+    const flag = Atomics.load(cancel, index);
+    if (flag === CANCEL.aborted) return 'aborted';
+    if (flag === CANCEL.timeout || Date.now() > job.deadline) return 'timeout';
+    return null;
+  };
+  const early = cancelled();
+  if (early !== null) return { ok: false, code: early, details: { skipped: true } };
+  try {
+    return { ok: true, value: readFile(context, tools, job, cancelled) };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, code: error.code, details: error.details };
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, code: 'internal', details: { message } };
+  }
+}
+
+export default function runBatch(batch: JobBatch): JobOutcome[] {
+  return batch.jobs.map((job, index) => runJob(job, batch.cancel, index));
+}

@@ -2,14 +2,18 @@
 import { parseArgs } from 'node:util';
 import { createEngine } from './engine.js';
 import { ReadError } from './errors.js';
+import type { EngineOptions } from './options.js';
 import type { ReadRequest } from './request.js';
 
-const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--root DIR] [--json] [--sha256] [--allow-binary]
+const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--root DIR] [--max-tokens N] [--max-bytes N]
+                     [--json] [--sha256] [--allow-binary]
 
   PATH            file to read, relative to the root or absolute inside it
   --offset N      first line to show, 1-based (default 1)
   --limit N       most lines to show (default 2000)
   --root DIR      workspace the read is confined to (default: the current directory)
+  --max-tokens N  cap on the estimated tokens of the output (default 25000)
+  --max-bytes N   cap on the bytes of the output (default 262144)
   --json          print the whole result (or error) as JSON
   --sha256        also compute the sha256 of the file
   --allow-binary  return files with NUL bytes as base64 instead of refusing them
@@ -37,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
         offset: { type: 'string' },
         limit: { type: 'string' },
         root: { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'max-bytes': { type: 'string' },
         json: { type: 'boolean', default: false },
         sha256: { type: 'boolean', default: false },
         'allow-binary': { type: 'boolean', default: false },
@@ -64,7 +70,18 @@ async function main(argv: string[]): Promise<number> {
   if (values.sha256) request.hash = 'sha256';
   if (values['allow-binary']) request.allowBinary = true;
 
-  const engine = await createEngine({ root: values.root ?? process.cwd(), threads: 1 });
+  const maxTokens = wholeNumber('max-tokens', values['max-tokens']);
+  const maxBytes = wholeNumber('max-bytes', values['max-bytes']);
+  const options: EngineOptions = { root: values.root ?? process.cwd(), threads: 1 };
+  if (maxTokens !== undefined) options.maxTokens = maxTokens;
+  if (maxBytes !== undefined) options.maxBytes = maxBytes;
+
+  let engine;
+  try {
+    engine = await createEngine(options);
+  } catch (error) {
+    usageError(error instanceof Error ? error.message : String(error));
+  }
   try {
     const result = await engine.read(request);
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -68,6 +68,12 @@ export class Sandbox {
     }
     const primary = this.#roots[0];
     if (primary === undefined) throw new Error('a sandbox always has a root');
+    if (CLEAN_RELATIVE.test(plain)) {
+      // Already normalised and relative: inside the primary root by construction.
+      const rule = this.#deny(plain);
+      if (rule !== null) return { ok: false, code: 'denied', details: { rule } };
+      return { ok: true, absolute: `${primary.canonical}${path.sep}${plain}`, relativePath: plain };
+    }
     const absolute = path.resolve(primary.canonical, plain);
     for (const root of this.#roots) {
       for (const form of [root.canonical, root.given]) {
@@ -81,6 +87,12 @@ export class Sandbox {
     return { ok: false, code: 'outside_root', details: { throughLink: false, roots: this.roots } };
   }
 }
+
+/**
+ * A relative POSIX path with no empty, `.` or `..` segment and no trailing slash: the common
+ * case, which needs no `path.resolve`. Anything else takes the general route.
+ */
+const CLEAN_RELATIVE = path.sep === '/' ? /^(?!\.{1,2}(?:\/|$))(?:[^/]+\/(?!\.{1,2}(?:\/|$)))*[^/]+$/ : /^$/;
 
 function pathIssue(requested: string, maxLength: number): string | null {
   if (requested.trim().length === 0) return 'must not be empty';

@@ -1,5 +1,5 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
-import { CANCEL, type JobBatch, type JobOutcome, type TextJob } from './wire.js';
+import { CANCEL, encodeBatch, type JobBatch, type JobOutcome, type JobSpec } from './wire.js';
 
 export interface SchedulerOptions {
   readonly maxQueued: number;
@@ -20,7 +20,7 @@ export interface SchedulerStats {
 }
 
 interface Ticket {
-  readonly job: TextJob;
+  readonly job: JobSpec;
   readonly resolve: (outcome: JobOutcome) => void;
   readonly submittedAt: number;
   readonly cleanup: () => void;
@@ -55,7 +55,7 @@ export class Scheduler {
     this.#options = options;
   }
 
-  submit(job: TextJob, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome> {
+  submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome> {
     if (this.#closed) return Promise.resolve(failure('closed', {}));
     if (signal?.aborted === true) return Promise.resolve(failure('aborted', { stage: 'queued' }));
     if (this.#queued >= this.#options.maxQueued) {
@@ -175,7 +175,7 @@ export class Scheduler {
     this.#batchedJobs += tickets.length;
     const started = performance.now();
     const done = this.#options
-      .run({ jobs: tickets.map((ticket) => ticket.job), cancel })
+      .run(encodeBatch(tickets.map((ticket) => ticket.job), cancel))
       .then(
         (outcomes) => {
           tickets.forEach((ticket, index) => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { JobBatch, JobOutcome, WorkerConfig } from './wire.js';
+import { decodeOutcome, type JobBatch, type JobOutcome, type WireOutcome, type WorkerConfig } from './wire.js';
 
 export interface TextPool {
   run(batch: JobBatch): Promise<JobOutcome[]>;
@@ -25,7 +25,7 @@ export function workerFile(name: string): string {
 }
 
 export function createTextPool(config: WorkerConfig, threads: number): TextPool {
-  const pool = new Piscina<JobBatch, JobOutcome[]>({
+  const pool = new Piscina<JobBatch, WireOutcome[]>({
     filename: workerFile('text-worker'),
     name: 'default',
     minThreads: threads,
@@ -34,7 +34,7 @@ export function createTextPool(config: WorkerConfig, threads: number): TextPool 
     workerData: config,
   });
   return {
-    run: (batch) => pool.run(batch),
+    run: async (batch) => (await pool.run(batch)).map(decodeOutcome),
     threads,
     destroy: () => pool.destroy(),
   };

@@ -16,16 +16,34 @@ export interface WorkerConfig {
   readonly deny: readonly string[];
   readonly maxFileBytes: number;
   readonly maxBinaryBytes: number;
+  readonly maxLineChars: number;
+  /** The render specs of the engine's dialects; a job names one by index. */
+  readonly renders: readonly RenderSpec[];
 }
 
-export interface TextJob {
+/** One read as the main thread asks for it. */
+export interface JobSpec {
   /** Absolute path, lexically inside a canonical root (not yet resolved through links). */
+  readonly path: string;
+  readonly offset: number;
+  readonly limit: number;
+  readonly maxBytes: number;
+  readonly maxTokens: number;
+  readonly allowBinary: boolean;
+  readonly sha256: boolean;
+  /** Wall-clock deadline (`Date.now()` scale), checked between chunks. */
+  readonly deadline: number;
+  /** Index into `WorkerConfig.renders`. */
+  readonly render: number;
+}
+
+/** One read as the worker runs it: the spec with the engine-wide settings filled in. */
+export interface TextJob {
   readonly path: string;
   readonly limits: SliceLimits;
   readonly render: RenderSpec;
   readonly allowBinary: boolean;
   readonly sha256: boolean;
-  /** Wall-clock deadline (`Date.now()` scale), checked between chunks. */
   readonly deadline: number;
 }
 
@@ -35,10 +53,54 @@ export const CANCEL = { none: 0, aborted: 1, timeout: 2 } as const;
 /**
  * One pool task: several reads, and a shared cancel flag per read that the main thread sets
  * (abort, timeout) and the worker polls between chunks, so a batch never has to be killed.
+ * Jobs travel as columns (paths, and six numbers a job) because structured clone pays for
+ * every property name of every object; this keeps the thread hop cheap for small reads.
  */
 export interface JobBatch {
-  readonly jobs: readonly TextJob[];
+  readonly paths: readonly string[];
+  readonly params: Float64Array;
   readonly cancel: Int32Array;
+}
+
+const PARAMS = 7;
+const FLAG_BINARY = 1;
+const FLAG_SHA256 = 2;
+
+export function encodeBatch(specs: readonly JobSpec[], cancel: Int32Array): JobBatch {
+  const params = new Float64Array(specs.length * PARAMS);
+  specs.forEach((spec, i) => {
+    const at = i * PARAMS;
+    params[at] = spec.offset;
+    params[at + 1] = spec.limit;
+    params[at + 2] = spec.maxBytes;
+    params[at + 3] = spec.maxTokens;
+    params[at + 4] = (spec.allowBinary ? FLAG_BINARY : 0) | (spec.sha256 ? FLAG_SHA256 : 0);
+    params[at + 5] = spec.deadline;
+    params[at + 6] = spec.render;
+  });
+  return { paths: specs.map((spec) => spec.path), params, cancel };
+}
+
+export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): TextJob {
+  const p = batch.params;
+  const at = i * PARAMS;
+  const flags = p[at + 4] ?? 0;
+  const render = config.renders[p[at + 6] ?? 0];
+  if (render === undefined) throw new Error(`unknown render spec ${p[at + 6]}`);
+  return {
+    path: batch.paths[i] ?? '',
+    limits: {
+      offset: p[at] ?? 1,
+      limit: p[at + 1] ?? 1,
+      maxBytes: p[at + 2] ?? 0,
+      maxTokens: p[at + 3] ?? 0,
+      maxLineChars: config.maxLineChars,
+    },
+    render,
+    allowBinary: (flags & FLAG_BINARY) !== 0,
+    sha256: (flags & FLAG_SHA256) !== 0,
+    deadline: p[at + 5] ?? 0,
+  };
 }
 
 export interface FileFacts {
@@ -79,3 +141,58 @@ export type FilePayload = TextPayload | BinaryPayload;
 export type JobOutcome =
   | { readonly ok: true; readonly value: FilePayload }
   | { readonly ok: false; readonly code: ReadErrorCode; readonly details: Readonly<Record<string, unknown>> };
+
+/** Outcomes travel as tuples, for the same reason jobs travel as columns. */
+export type WireOutcome =
+  | readonly [
+      kind: 0,
+      path: string,
+      relativePath: string,
+      size: number,
+      mtimeMs: number,
+      version: string,
+      xxh64: string,
+      content: string,
+      startLine: number,
+      endLine: number,
+      totalLines: number,
+      stop: StopReason | null,
+      cutLines: number,
+      encoding: TextEncoding,
+      bom: boolean,
+      lineEnding: LineEnding,
+      sha256: string | null,
+    ]
+  | readonly [kind: 1, path: string, relativePath: string, size: number, mtimeMs: number, version: string, xxh64: string, data: string, sha256: string]
+  | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>];
+
+export function encodeOutcome(outcome: JobOutcome): WireOutcome {
+  if (!outcome.ok) return [2, outcome.code, outcome.details];
+  const v = outcome.value;
+  if (v.kind === 'binary') return [1, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.data, v.sha256];
+  return [
+    0, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.content, v.startLine, v.endLine,
+    v.totalLines, v.stop, v.cutLines, v.encoding, v.bom, v.lineEnding, v.sha256,
+  ];
+}
+
+export function decodeOutcome(wire: WireOutcome): JobOutcome {
+  switch (wire[0]) {
+    case 2:
+      return { ok: false, code: wire[1], details: wire[2] };
+    case 1: {
+      const [, path, relativePath, size, mtimeMs, version, xxh64, data, sha256] = wire;
+      return { ok: true, value: { kind: 'binary', path, relativePath, size, mtimeMs, version, xxh64, data, sha256 } };
+    }
+    case 0: {
+      const [, path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stop, cutLines, encoding, bom, lineEnding, sha256] = wire;
+      return {
+        ok: true,
+        value: {
+          kind: 'text', path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine,
+          totalLines, stop, cutLines, encoding, bom, lineEnding, sha256,
+        },
+      };
+    }
+  }
+}

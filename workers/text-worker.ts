@@ -7,9 +7,19 @@ import xxhash from 'xxhash-wasm';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { createReadTools, readFile } from '../src/io/read-file.js';
 import { Refusal } from '../src/io/refusal.js';
-import { CANCEL, type JobBatch, type JobOutcome, type TextJob, type WorkerConfig } from '../src/wire.js';
+import {
+  CANCEL,
+  decodeJob,
+  encodeOutcome,
+  type JobBatch,
+  type JobOutcome,
+  type TextJob,
+  type WireOutcome,
+  type WorkerConfig,
+} from '../src/wire.js';
 
-const context = createReaderContext(workerData as WorkerConfig);
+const config = workerData as WorkerConfig;
+const context = createReaderContext(config);
 const tools = createReadTools(await xxhash());
 
 function runJob(job: TextJob, cancel: Int32Array, index: number): JobOutcome {
@@ -30,6 +40,6 @@ function runJob(job: TextJob, cancel: Int32Array, index: number): JobOutcome {
   }
 }
 
-export default function runBatch(batch: JobBatch): JobOutcome[] {
-  return batch.jobs.map((job, index) => runJob(job, batch.cancel, index));
+export default function runBatch(batch: JobBatch): WireOutcome[] {
+  return batch.paths.map((_, index) => encodeOutcome(runJob(decodeJob(batch, index, config), batch.cancel, index)));
 }

@@ -47,16 +47,20 @@ export interface DenyRuleOptions {
 export type DenyMatcher = (relativePath: string) => string | null;
 
 export function createDenyMatcher(options: DenyRuleOptions): DenyMatcher {
+  const globs = [...(options.denySecrets ? SECRET_GLOBS : []), ...options.deny];
+  if (globs.length === 0) return () => null;
   const matchOptions = { dot: true, nocase: true } as const;
-  const rules = [...(options.denySecrets ? SECRET_GLOBS : []), ...options.deny].map((glob) => ({
-    glob,
-    test: picomatch(glob, matchOptions),
-  }));
-  const exceptions = options.denySecrets ? picomatch([...SECRET_EXCEPTIONS], matchOptions) : () => false;
+  // One alternation of every rule: a path that matches none (nearly all) costs one regex test.
+  const any = unionOf(globs.map((glob) => picomatch.makeRe(glob, matchOptions)));
+  const rules = globs.map((glob) => ({ glob, re: picomatch.makeRe(glob, matchOptions) }));
+  const exception = options.denySecrets ? unionOf(SECRET_EXCEPTIONS.map((glob) => picomatch.makeRe(glob, matchOptions))) : null;
   return (relativePath) => {
-    for (const rule of rules) {
-      if (rule.test(relativePath)) return exceptions(relativePath) ? null : rule.glob;
-    }
-    return null;
+    if (!any.test(relativePath)) return null;
+    if (exception?.test(relativePath) === true) return null;
+    return rules.find((rule) => rule.re.test(relativePath))?.glob ?? null;
   };
+}
+
+function unionOf(patterns: readonly RegExp[]): RegExp {
+  return new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'i');
 }

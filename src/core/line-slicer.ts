@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { fillCutMarker, renderLine, type RenderSpec } from './line-format.js';
 
 /** Which lines to return and how much output they may take. */
@@ -39,6 +40,7 @@ export interface SliceResult {
 
 const LF = 0x0a;
 const CR = 0x0d;
+const BREAKS = /\r\n|\r|\n/;
 
 /**
  * Streams UTF-8 bytes, one chunk at a time, and keeps only the window of lines asked for.
@@ -56,6 +58,8 @@ export class LineSlicer {
   readonly #render: RenderSpec;
   /** Cap on the bytes kept of one line: enough for `maxLineChars` code units plus one. */
   readonly #keepBytes: number;
+  /** Size of a rendered line beyond its text and number: prefix and separator. */
+  readonly #overhead: { readonly chars: number; readonly bytes: number };
 
   /** Number of the line the scanner is inside (breaks seen + 1). */
   #line = 1;
@@ -83,6 +87,9 @@ export class LineSlicer {
     this.#limits = limits;
     this.#render = render;
     this.#keepBytes = limits.maxLineChars * 3 + 3;
+    const { format } = render;
+    const fixed = format.numbered ? format.prefix + format.separator : '';
+    this.#overhead = { chars: fixed.length, bytes: Buffer.byteLength(fixed) };
   }
 
   /** True once the window is complete: the rest of the input only needs counting. */
@@ -118,7 +125,7 @@ export class LineSlicer {
     }
     const trailing = this.#bytesSinceBreak > 0;
     if (trailing && this.#collecting()) {
-      this.#emit(this.#takePieces(), this.#lineBytes);
+      this.#emit(this.#takePieces(), this.#line, this.#lineBytes);
     }
     const totalLines = this.#line - 1 + (trailing ? 1 : 0);
     const startLine = this.#limits.offset;
@@ -190,8 +197,34 @@ export class LineSlicer {
     return p;
   }
 
-  /** Collects (a bounded prefix of) the current window line. */
+  /**
+   * Collects window lines. Complete lines inside this chunk are decoded as one region (one
+   * native call, then a split), which is what makes small files cheap; a line that spans
+   * chunks goes through `#collectSpanning` with a bounded byte prefix.
+   */
   #collect(chunk: Buffer, p: number, hasCR: boolean): number {
+    if (this.#lineBytes > 0) return this.#collectSpanning(chunk, p, hasCR);
+    const first = this.#line;
+    const breakBytesBefore = this.#breakBytes();
+    const remaining = this.#limits.limit - this.#out.length;
+    let q = p;
+    let lines = 0;
+    while (lines < remaining) {
+      const i = this.#findBreak(chunk, q, hasCR);
+      if (i === -1) break;
+      q = this.#consumeBreak(chunk, i);
+      lines++;
+    }
+    if (lines === 0) return this.#collectSpanning(chunk, p, hasCR);
+    const region = chunk.subarray(p, q);
+    // Line bytes are exact from the raw bytes when they are valid UTF-8 (decoding keeps them).
+    const textBytes = isUtf8(region) ? q - p - (this.#breakBytes() - breakBytesBefore) : null;
+    this.#emitRegion(chunk.toString('utf8', p, q), first, textBytes, hasCR);
+    return q;
+  }
+
+  /** Collects (a bounded prefix of) a window line that may continue in the next chunk. */
+  #collectSpanning(chunk: Buffer, p: number, hasCR: boolean): number {
     const i = this.#findBreak(chunk, p, hasCR);
     const end = i === -1 ? chunk.length : i;
     const take = Math.min(end - p, Math.max(this.#keepBytes - this.#pieceBytes, 0));
@@ -204,16 +237,68 @@ export class LineSlicer {
       }
       return chunk.length;
     }
-    let text: string;
-    if (this.#pieces.length === 0) {
-      text = chunk.toString('utf8', p, p + take);
-    } else {
-      if (take > 0) this.#pieces.push(chunk.subarray(p, p + take));
-      text = this.#takePieces();
-    }
-    this.#emit(text, this.#lineBytes);
+    if (take > 0) this.#pieces.push(chunk.subarray(p, p + take));
+    const lineBytes = this.#lineBytes;
     this.#lineBytes = 0;
+    this.#emit(this.#takePieces(), this.#line, lineBytes);
     return this.#consumeBreak(chunk, i);
+  }
+
+  /** Bytes taken by the breaks counted so far (a pending CR counts its one byte). */
+  #breakBytes(): number {
+    const { lf, crlf, cr } = this.#endings;
+    return lf + cr + 2 * crlf + (this.#pendingCR ? 1 : 0);
+  }
+
+  /** Emits the complete lines of a decoded region, which ends right after a break. */
+  #emitRegion(text: string, first: number, textBytes: number | null, hasCR: boolean): void {
+    const lines = hasCR ? text.split(BREAKS) : text.split('\n');
+    lines.pop();
+    if (textBytes !== null && this.#regionFits(lines, first, textBytes)) {
+      const { format } = this.#render;
+      for (let k = 0; k < lines.length; k++) this.#out.push(renderLine(format, first + k, lines[k] ?? ''));
+      if (this.#out.length >= this.#limits.limit) this.#windowOpen = false;
+      return;
+    }
+    for (let k = 0; k < lines.length && this.#windowOpen; k++) {
+      const line = lines[k] ?? '';
+      this.#emit(line, first + k, Buffer.byteLength(line));
+    }
+  }
+
+  /**
+   * True when every line of the region can be shown uncut within both budgets; then the
+   * region's output size is known without measuring line by line, and is added here.
+   */
+  #regionFits(lines: readonly string[], first: number, textBytes: number): boolean {
+    const { maxLineChars, maxBytes, maxTokens } = this.#limits;
+    let textChars = 0;
+    for (const line of lines) {
+      if (line.length > maxLineChars) return false;
+      textChars += line.length;
+    }
+    const count = lines.length;
+    const separators = count - (this.#out.length === 0 ? 1 : 0);
+    const numbers = this.#numberChars(first, first + count - 1);
+    const chars = textChars + count * this.#overhead.chars + numbers + separators;
+    const bytes = textBytes + count * this.#overhead.bytes + numbers + separators;
+    if (this.#outBytes + bytes > maxBytes || Math.ceil((this.#outChars + chars) / 4) > maxTokens) return false;
+    this.#outBytes += bytes;
+    this.#outChars += chars;
+    return true;
+  }
+
+  /** Characters taken by the line numbers from `from` to `to`, padding included. */
+  #numberChars(from: number, to: number): number {
+    const { format } = this.#render;
+    if (!format.numbered) return 0;
+    let total = 0;
+    for (let digits = String(from).length, start = from; start <= to; digits++) {
+      const end = Math.min(to, 10 ** digits - 1);
+      total += (end - start + 1) * Math.max(digits, format.width);
+      start = end + 1;
+    }
+    return total;
   }
 
   #takePieces(): string {
@@ -223,16 +308,16 @@ export class LineSlicer {
     return text;
   }
 
-  #emit(text: string, lineBytes: number): void {
+  #emit(text: string, lineNumber: number, lineBytes: number): void {
     const { maxLineChars, maxBytes, maxTokens, limit } = this.#limits;
     const { format, cutMarker } = this.#render;
     let rendered: string;
     let cut = false;
     if (text.length > maxLineChars) {
       cut = true;
-      rendered = renderLine(format, this.#line, cutText(text, maxLineChars) + fillCutMarker(cutMarker, maxLineChars, lineBytes));
+      rendered = renderLine(format, lineNumber, cutText(text, maxLineChars) + fillCutMarker(cutMarker, maxLineChars, lineBytes));
     } else {
-      rendered = renderLine(format, this.#line, text);
+      rendered = renderLine(format, lineNumber, text);
     }
     const separator = this.#out.length > 0 ? 1 : 0;
     const bytes = Buffer.byteLength(rendered) + separator;
@@ -243,7 +328,7 @@ export class LineSlicer {
       if (this.#out.length === 0) {
         // Never answer with no lines and a hint to read the same line again (an endless loop
         // for a model): show this line cut to fit instead.
-        this.#out.push(this.#fitLine(text, lineBytes));
+        this.#out.push(this.#fitLine(text, lineNumber, lineBytes));
         this.#cutLines++;
       }
       this.#budgetStop = overBytes ? 'bytes' : 'tokens';
@@ -258,14 +343,14 @@ export class LineSlicer {
   }
 
   /** The first window line, cut so that it alone fits the byte and token budgets. */
-  #fitLine(text: string, lineBytes: number): string {
+  #fitLine(text: string, lineNumber: number, lineBytes: number): string {
     const { maxBytes, maxTokens } = this.#limits;
     const { format, cutMarker } = this.#render;
     const budgetChars = Math.min(maxTokens * 4, maxBytes);
     let keep = Math.min(text.length, budgetChars);
     for (;;) {
       const shown = cutText(text, keep);
-      const rendered = renderLine(format, this.#line, shown + fillCutMarker(cutMarker, shown.length, lineBytes));
+      const rendered = renderLine(format, lineNumber, shown + fillCutMarker(cutMarker, shown.length, lineBytes));
       if ((Buffer.byteLength(rendered) <= maxBytes && rendered.length <= budgetChars) || keep === 0) {
         return keep === 0 ? cutText(rendered, budgetChars) : rendered;
       }

@@ -1,0 +1,47 @@
+/**
+ * `npm run bench`: runs the scenarios, prints each with its ratios against the baselines
+ * measured in the same run, and writes the figures to bench/results/latest.json.
+ *
+ *   node dist/bench/run.js [--only NAME[,NAME]] [--iterations N]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { formatReport, type ScenarioReport } from './report.js';
+import { largeFile } from './scenarios/large-file.js';
+import { sourceTree } from './scenarios/source-tree.js';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const SCENARIOS: Record<string, (iterations: number) => Promise<ScenarioReport>> = {
+  'source-tree': (iterations) => sourceTree(projectRoot, iterations),
+  'large-file': () => largeFile(projectRoot),
+};
+
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, iterations: { type: 'string', default: '5' } },
+});
+const names = values.only === undefined ? Object.keys(SCENARIOS) : values.only.split(',');
+const iterations = Number(values.iterations);
+
+const reports: ScenarioReport[] = [];
+for (const name of names) {
+  const scenario = SCENARIOS[name];
+  if (scenario === undefined) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+  process.stdout.write(`running ${name} ...\n`);
+  const report = await scenario(iterations);
+  reports.push(report);
+  process.stdout.write(`${formatReport(report)}\n`);
+}
+
+const output = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: (await import('node:os')).availableParallelism(),
+  reports,
+};
+const file = path.join(projectRoot, 'bench/results/latest.json');
+fs.mkdirSync(path.dirname(file), { recursive: true });
+fs.writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
+process.stdout.write(`\nfigures written to bench/results/latest.json\n`);

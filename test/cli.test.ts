@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+
+/** The built CLI: `npm test` builds first. */
+const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
+
+let base = '';
+let root = '';
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(args: readonly string[], cwd = root): Run {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 20_000 });
+  if (result.error !== undefined) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(() => {
+  expect(fs.existsSync(CLI), 'the CLI is built (run npm run build)').toBe(true);
+  base = makeTempDir();
+  root = path.join(base, 'workspace');
+  writeFile(root, 'notes.txt', 'first note\nsecond note\nthird note\n');
+  writeFile(root, 'docs/guide.md', '# Guide\n');
+});
+
+afterAll(() => {
+  removeTempDir(base);
+});
+
+describe('readpool read', () => {
+  it('prints numbered lines and exits 0', () => {
+    const { status, stdout, stderr } = run(['read', 'notes.txt']);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toBe('1\tfirst note\n2\tsecond note\n3\tthird note\n');
+  });
+
+  it('exits 1 and names not_found on stderr for a missing file', () => {
+    const { status, stdout, stderr } = run(['read', 'missing.txt']);
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('not_found');
+  });
+
+  it('exits 2 with the usage text on bad usage', () => {
+    for (const args of [[], ['read'], ['write', 'notes.txt'], ['read', 'notes.txt', '--offset', 'two'], ['read', 'notes.txt', '--bogus']]) {
+      const { status, stderr } = run(args);
+      expect(status, args.join(' ')).toBe(2);
+      expect(stderr, args.join(' ')).toContain('usage: readpool read PATH');
+    }
+  });
+
+  it('prints the result as parseable JSON with --json', () => {
+    const { status, stdout } = run(['read', 'notes.txt', '--json']);
+    expect(status).toBe(0);
+    const parsed: unknown = JSON.parse(stdout);
+    expect(parsed).toMatchObject({ kind: 'text', content: '1\tfirst note\n2\tsecond note\n3\tthird note', totalLines: 3, truncated: false });
+  });
+
+  it('prints the error as JSON with --json when the read fails', () => {
+    const { status, stdout } = run(['read', 'missing.txt', '--json']);
+    expect(status).toBe(1);
+    const parsed: unknown = JSON.parse(stdout);
+    expect(parsed).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('shows the window chosen by --offset and --limit, and where to continue', () => {
+    const { status, stdout } = run(['read', 'notes.txt', '--offset', '2', '--limit', '1']);
+    expect(status).toBe(0);
+    const [first, ...rest] = stdout.split('\n');
+    expect(first).toBe('2\tsecond note');
+    expect(rest.join('\n')).not.toMatch(/^\d+\t/m);
+    expect(stdout).toContain('offset=3');
+  });
+
+  it('reads relative to --root DIR instead of the working directory', () => {
+    const { status, stdout } = run(['read', 'docs/guide.md', '--root', root], base);
+    expect(status).toBe(0);
+    expect(stdout).toBe('1\t# Guide\n');
+    const outside = run(['read', 'docs/guide.md'], base);
+    expect(outside.status).toBe(1);
+    expect(outside.stderr).toContain('not_found');
+  });
+});

@@ -1,0 +1,20 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A fresh directory under the system temp dir, canonicalised so it compares equal to engine paths. */
+export function makeTempDir(): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'readpool-')));
+}
+
+export function removeTempDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Writes `content` at `root/relative`, creating parent directories; returns the absolute path. */
+export function writeFile(root: string, relative: string, content: string | Uint8Array): string {
+  const file = path.join(root, relative);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  return file;
+}

@@ -47,20 +47,32 @@ export interface DenyRuleOptions {
 export type DenyMatcher = (relativePath: string) => string | null;
 
 export function createDenyMatcher(options: DenyRuleOptions): DenyMatcher {
-  const globs = [...(options.denySecrets ? SECRET_GLOBS : []), ...options.deny];
-  if (globs.length === 0) return () => null;
   const matchOptions = { dot: true, nocase: true } as const;
-  // One alternation of every rule: a path that matches none (nearly all) costs one regex test.
-  const any = unionOf(globs.map((glob) => picomatch.makeRe(glob, matchOptions)));
-  const rules = globs.map((glob) => ({ glob, re: picomatch.makeRe(glob, matchOptions) }));
-  const exception = options.denySecrets ? unionOf(SECRET_EXCEPTIONS.map((glob) => picomatch.makeRe(glob, matchOptions))) : null;
+  const compile = (globs: readonly string[]) => globs.map((glob) => ({ glob, re: picomatch.makeRe(glob, matchOptions) }));
+  // Configured globs always deny; the secret rules' exceptions (templates, public keys) only
+  // lift the secret rules themselves.
+  const configured = compile(options.deny);
+  const secrets = options.denySecrets ? compile(SECRET_GLOBS) : [];
+  const anyConfigured = unionOf(configured);
+  const anySecret = unionOf(secrets);
+  const exception = unionOf(options.denySecrets ? compile(SECRET_EXCEPTIONS) : []);
   return (relativePath) => {
-    if (!any.test(relativePath)) return null;
-    if (exception?.test(relativePath) === true) return null;
-    return rules.find((rule) => rule.re.test(relativePath))?.glob ?? null;
+    if (anyConfigured?.test(relativePath) === true) return firstMatch(configured, relativePath);
+    if (anySecret?.test(relativePath) !== true || exception?.test(relativePath) === true) return null;
+    return firstMatch(secrets, relativePath);
   };
 }
 
-function unionOf(patterns: readonly RegExp[]): RegExp {
-  return new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'i');
+interface Rule {
+  readonly glob: string;
+  readonly re: RegExp;
+}
+
+function firstMatch(rules: readonly Rule[], relativePath: string): string | null {
+  return rules.find((rule) => rule.re.test(relativePath))?.glob ?? null;
+}
+
+/** One alternation of every rule: a path that matches none (nearly all) costs one regex test. */
+function unionOf(rules: readonly Rule[]): RegExp | null {
+  return rules.length === 0 ? null : new RegExp(rules.map(({ re }) => `(?:${re.source})`).join('|'), 'i');
 }

@@ -40,7 +40,6 @@ export interface SliceResult {
 
 const LF = 0x0a;
 const CR = 0x0d;
-const BREAKS = /\r\n|\r|\n/;
 
 /**
  * Streams UTF-8 bytes, one chunk at a time, and keeps only the window of lines asked for.
@@ -69,7 +68,10 @@ export class LineSlicer {
 
   #windowOpen = true;
   #budgetStop: 'bytes' | 'tokens' | null = null;
+  /** Rendered output, in blocks of one or more lines each. */
   readonly #out: string[] = [];
+  /** Lines shown so far. */
+  #shown = 0;
   #outBytes = 0;
   #outChars = 0;
   #cutLines = 0;
@@ -129,7 +131,7 @@ export class LineSlicer {
     }
     const totalLines = this.#line - 1 + (trailing ? 1 : 0);
     const startLine = this.#limits.offset;
-    const endLine = startLine + this.#out.length - 1;
+    const endLine = startLine + this.#shown - 1;
     return {
       content: this.#out.join('\n'),
       startLine,
@@ -199,27 +201,34 @@ export class LineSlicer {
 
   /**
    * Collects window lines. Complete lines inside this chunk are decoded as one region (one
-   * native call, then a split), which is what makes small files cheap; a line that spans
-   * chunks goes through `#collectSpanning` with a bounded byte prefix.
+   * native call) and rendered in one pass, which is what makes small files cheap; a line that
+   * spans chunks goes through `#collectSpanning` with a bounded byte prefix.
    */
   #collect(chunk: Buffer, p: number, hasCR: boolean): number {
     if (this.#lineBytes > 0) return this.#collectSpanning(chunk, p, hasCR);
-    const first = this.#line;
-    const breakBytesBefore = this.#breakBytes();
-    const remaining = this.#limits.limit - this.#out.length;
-    let q = p;
-    let lines = 0;
-    while (lines < remaining) {
-      const i = this.#findBreak(chunk, q, hasCR);
-      if (i === -1) break;
-      q = this.#consumeBreak(chunk, i);
-      lines++;
+    if (!hasCR) {
+      // Common case first: every line up to the chunk's last LF, if they all fit the window.
+      const last = chunk.lastIndexOf(LF);
+      if (last >= p && isUtf8(chunk.subarray(p, last + 1))) {
+        const count = this.#emitWholeRegion(chunk.toString('utf8', p, last + 1), this.#line, last + 1 - p);
+        if (count > 0) {
+          this.#line += count;
+          this.#endings.lf += count;
+          this.#bytesSinceBreak = 0;
+          return last + 1;
+        }
+      }
     }
-    if (lines === 0) return this.#collectSpanning(chunk, p, hasCR);
-    const region = chunk.subarray(p, q);
-    // Line bytes are exact from the raw bytes when they are valid UTF-8 (decoding keeps them).
-    const textBytes = isUtf8(region) ? q - p - (this.#breakBytes() - breakBytesBefore) : null;
-    this.#emitRegion(chunk.toString('utf8', p, q), first, textBytes, hasCR);
+    // Line by line: CR breaks, invalid UTF-8, long lines, a budget or the window's end in this
+    // chunk. Each line is decoded alone (only a bounded prefix of a long one) and measured in
+    // raw bytes, so cut markers report the file's own line length.
+    let q = p;
+    while (q < chunk.length && this.#windowOpen) {
+      const i = this.#findBreak(chunk, q, hasCR);
+      if (i === -1) return this.#collectSpanning(chunk, q, hasCR);
+      this.#emit(chunk.toString('utf8', q, q + Math.min(i - q, this.#keepBytes)), this.#line, i - q);
+      q = this.#consumeBreak(chunk, i);
+    }
     return q;
   }
 
@@ -244,61 +253,45 @@ export class LineSlicer {
     return this.#consumeBreak(chunk, i);
   }
 
-  /** Bytes taken by the breaks counted so far (a pending CR counts its one byte). */
-  #breakBytes(): number {
-    const { lf, crlf, cr } = this.#endings;
-    return lf + cr + 2 * crlf + (this.#pendingCR ? 1 : 0);
-  }
-
-  /** Emits the complete lines of a decoded region, which ends right after a break. */
-  #emitRegion(text: string, first: number, textBytes: number | null, hasCR: boolean): void {
-    const lines = hasCR ? text.split(BREAKS) : text.split('\n');
-    lines.pop();
-    if (textBytes !== null && this.#regionFits(lines, first, textBytes)) {
-      const { format } = this.#render;
-      for (let k = 0; k < lines.length; k++) this.#out.push(renderLine(format, first + k, lines[k] ?? ''));
-      if (this.#out.length >= this.#limits.limit) this.#windowOpen = false;
-      return;
-    }
-    for (let k = 0; k < lines.length && this.#windowOpen; k++) {
-      const line = lines[k] ?? '';
-      this.#emit(line, first + k, Buffer.byteLength(line));
-    }
-  }
-
   /**
-   * True when every line of the region can be shown uncut within both budgets; then the
-   * region's output size is known without measuring line by line, and is added here.
+   * The fast path for LF-only, valid UTF-8 text that ends with a break: renders every line in
+   * one pass (no array of lines, no join) and keeps the result when no line needs cutting, the
+   * lines fit in what is left of the window, and the output fits both budgets; its UTF-8 size
+   * follows from the raw byte count. Returns the lines kept, or 0 (keeping nothing) when the
+   * caller must go line by line. Line counting is the caller's.
    */
-  #regionFits(lines: readonly string[], first: number, textBytes: number): boolean {
-    const { maxLineChars, maxBytes, maxTokens } = this.#limits;
-    let textChars = 0;
-    for (const line of lines) {
-      if (line.length > maxLineChars) return false;
-      textChars += line.length;
-    }
-    const count = lines.length;
-    const separators = count - (this.#out.length === 0 ? 1 : 0);
-    const numbers = this.#numberChars(first, first + count - 1);
-    const chars = textChars + count * this.#overhead.chars + numbers + separators;
-    const bytes = textBytes + count * this.#overhead.bytes + numbers + separators;
-    if (this.#outBytes + bytes > maxBytes || Math.ceil((this.#outChars + chars) / 4) > maxTokens) return false;
-    this.#outBytes += bytes;
-    this.#outChars += chars;
-    return true;
-  }
-
-  /** Characters taken by the line numbers from `from` to `to`, padding included. */
-  #numberChars(from: number, to: number): number {
+  #emitWholeRegion(text: string, first: number, regionBytes: number): number {
+    const { maxLineChars, maxBytes, maxTokens, limit } = this.#limits;
     const { format } = this.#render;
-    if (!format.numbered) return 0;
-    let total = 0;
-    for (let digits = String(from).length, start = from; start <= to; digits++) {
-      const end = Math.min(to, 10 ** digits - 1);
-      total += (end - start + 1) * Math.max(digits, format.width);
+    const room = limit - this.#shown;
+    let rendered = '';
+    let count = 0;
+    // Specialised for unpadded numbering (`N<sep>line`), the common format; others call renderLine.
+    const plain = format.numbered && format.width === 0;
+    const head = plain ? format.prefix : '';
+    const separator = plain ? format.separator : '';
+    for (let start = 0; start < text.length; count++) {
+      const end = text.indexOf('\n', start);
+      if (count === room || end - start > maxLineChars) return 0;
+      const line = plain
+        ? head + (first + count) + separator + text.slice(start, end)
+        : renderLine(format, first + count, text.slice(start, end));
+      rendered = count === 0 ? line : rendered + '\n' + line;
       start = end + 1;
     }
-    return total;
+    const joiner = this.#shown > 0 ? 1 : 0;
+    const chars = rendered.length + joiner;
+    // All that is added to the text (numbers, breaks) is ASCII, but the format's own prefix and
+    // separator, whose UTF-8 size is known.
+    const added = chars - (text.length - count);
+    const bytes = regionBytes - count + added + count * (this.#overhead.bytes - this.#overhead.chars);
+    if (this.#outBytes + bytes > maxBytes || Math.ceil((this.#outChars + chars) / 4) > maxTokens) return 0;
+    this.#out.push(rendered);
+    this.#shown += count;
+    this.#outBytes += bytes;
+    this.#outChars += chars;
+    if (this.#shown >= limit) this.#windowOpen = false;
+    return count;
   }
 
   #takePieces(): string {
@@ -315,20 +308,22 @@ export class LineSlicer {
     let cut = false;
     if (text.length > maxLineChars) {
       cut = true;
-      rendered = renderLine(format, lineNumber, cutText(text, maxLineChars) + fillCutMarker(cutMarker, maxLineChars, lineBytes));
+      const shown = cutText(text, maxLineChars);
+      rendered = renderLine(format, lineNumber, shown + fillCutMarker(cutMarker, shown.length, lineBytes));
     } else {
       rendered = renderLine(format, lineNumber, text);
     }
-    const separator = this.#out.length > 0 ? 1 : 0;
+    const separator = this.#shown > 0 ? 1 : 0;
     const bytes = Buffer.byteLength(rendered) + separator;
     const chars = rendered.length + separator;
     const overBytes = this.#outBytes + bytes > maxBytes;
     const overTokens = Math.ceil((this.#outChars + chars) / 4) > maxTokens;
     if (overBytes || overTokens) {
-      if (this.#out.length === 0) {
+      if (this.#shown === 0) {
         // Never answer with no lines and a hint to read the same line again (an endless loop
         // for a model): show this line cut to fit instead.
         this.#out.push(this.#fitLine(text, lineNumber, lineBytes));
+        this.#shown++;
         this.#cutLines++;
       }
       this.#budgetStop = overBytes ? 'bytes' : 'tokens';
@@ -336,10 +331,11 @@ export class LineSlicer {
       return;
     }
     this.#out.push(rendered);
+    this.#shown++;
     this.#outBytes += bytes;
     this.#outChars += chars;
     if (cut) this.#cutLines++;
-    if (this.#out.length >= limit) this.#windowOpen = false;
+    if (this.#shown >= limit) this.#windowOpen = false;
   }
 
   /** The first window line, cut so that it alone fits the byte and token budgets. */
@@ -347,7 +343,9 @@ export class LineSlicer {
     const { maxBytes, maxTokens } = this.#limits;
     const { format, cutMarker } = this.#render;
     const budgetChars = Math.min(maxTokens * 4, maxBytes);
-    let keep = Math.min(text.length, budgetChars);
+    // Start from at most maxLineChars: the text may be the whole line or a bounded prefix of it
+    // (when it spanned chunks), and both must give the same answer.
+    let keep = Math.min(text.length, this.#limits.maxLineChars, budgetChars);
     for (;;) {
       const shown = cutText(text, keep);
       const rendered = renderLine(format, lineNumber, shown + fillCutMarker(cutMarker, shown.length, lineBytes));

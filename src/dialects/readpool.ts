@@ -97,7 +97,7 @@ export function describeError(code: ReadErrorCode, details: Details, subject: st
         'by configuration. Do not retry; ask the user for the specific information you need.';
     case 'not_regular_file':
       return `${target} is a ${text(details.type, 'special file')}, not a regular file: reading it could block or never end. ` +
-        'Only regular files can be read.';
+        'Only regular files can be read: ask the user to save the data you need to a regular file, then read that.';
     case 'binary_file': {
       const sha = typeof details.sha256 === 'string' ? `, sha256 ${details.sha256}` : '';
       return `${target} is binary (a NUL byte at offset ${num(details.nulAt) ?? 0}; ${num(details.size) ?? 0} bytes${sha}). ` +
@@ -115,12 +115,12 @@ export function describeError(code: ReadErrorCode, details: Details, subject: st
       return `The read engine is at capacity (${num(details.queued) ?? 0} reads queued). ` +
         `Retry this call in ${num(details.retryAfterMs) ?? 100} ms.`;
     case 'aborted':
-      return `The read of ${target} was cancelled by the caller before it finished.`;
+      return `The read of ${target} was cancelled by the caller before it finished. Call ${TOOL_NAME} again if you still need it.`;
     case 'timeout':
       return `The read of ${target} did not finish within ${num(details.timeoutMs) ?? 0} ms. ` +
         `For a very large file, search it first or read a smaller range with offset and limit.`;
     case 'closed':
-      return 'The read engine has been closed and accepts no more reads.';
+      return 'The read engine has been closed and accepts no more reads. Retrying will not help: tell the user the file service has stopped.';
     case 'internal':
       return `readpool failed unexpectedly while reading ${target}: ${text(details.message, 'unknown error')}. ` +
         'This is a bug in readpool; retrying once may help.';

@@ -1,6 +1,10 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
-/** Measures the host's event-loop delay while work runs, as a model host would feel it. */
+/**
+ * Measures the host's event-loop delay while work runs, as a model host would feel it. Each
+ * start() begins a fresh monitor (re-enabling one would count the paused gap as one huge
+ * delay); stop() returns that window's p50/p99/max in milliseconds.
+ */
 export class LoopDelayProbe {
   #histogram: IntervalHistogram | null = null;
 
@@ -9,8 +13,7 @@ export class LoopDelayProbe {
     this.#histogram.enable();
   }
 
-  /** Stops and returns p50/p99/max in milliseconds. */
-  stop(): { p50: number; p99: number; max: number } {
+  stop(): LoopDelay {
     const histogram = this.#histogram;
     if (histogram === null) throw new Error('LoopDelayProbe.stop() before start()');
     histogram.disable();
@@ -18,6 +21,12 @@ export class LoopDelayProbe {
     const ms = (ns: number) => ns / 1e6;
     return { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
   }
+}
+
+export interface LoopDelay {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
 }
 
 /** Runs `work` over `items` with at most `concurrency` in flight, like a swarm of agents. */

@@ -2,7 +2,7 @@
  * `npm run bench`: runs the scenarios, prints each with its ratios against the baselines
  * measured in the same run, and writes the figures to bench/results/latest.json.
  *
- *   node dist/bench/run.js [--only NAME[,NAME]] [--iterations N]
+ *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,23 +14,23 @@ import { sourceTree } from './scenarios/source-tree.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-const SCENARIOS: Record<string, (iterations: number) => Promise<ScenarioReport>> = {
-  'source-tree': (iterations) => sourceTree(projectRoot, iterations),
+const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
+  'source-tree': (rounds) => sourceTree(projectRoot, rounds),
   'large-file': () => largeFile(projectRoot),
 };
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, iterations: { type: 'string', default: '5' } },
+  options: { only: { type: 'string' }, rounds: { type: 'string', default: '6' } },
 });
 const names = values.only === undefined ? Object.keys(SCENARIOS) : values.only.split(',');
-const iterations = Number(values.iterations);
+const rounds = Number(values.rounds);
 
 const reports: ScenarioReport[] = [];
 for (const name of names) {
   const scenario = SCENARIOS[name];
   if (scenario === undefined) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(', ')}`);
   process.stdout.write(`running ${name} ...\n`);
-  const report = await scenario(iterations);
+  const report = await scenario(rounds);
   reports.push(report);
   process.stdout.write(`${formatReport(report)}\n`);
 }

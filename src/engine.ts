@@ -203,6 +203,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       renders: [RENDER],
     },
     resolved.threads,
+    resolved.workerNice,
   );
   return new Engine(resolved, sandbox, pool);
 }

@@ -8,6 +8,12 @@ export interface EngineOptions {
   roots?: readonly string[];
   /** Worker threads in the text pool. Default: `os.availableParallelism()`. */
   threads?: number;
+  /**
+   * CPU priority of the worker threads, as a nice increment from 0 (the host's own priority)
+   * to 19 (lowest). Lower-priority workers yield a core to the host's thread at once, which
+   * keeps its event loop responsive while the pool is busy. Default 10.
+   */
+  workerNice?: number;
   /** Requests waiting for a worker before new ones are refused with `overloaded`. Default 10 000. */
   maxQueued?: number;
   /** Most reads sent to a worker in one task; batching amortises the thread hop. Default 32. */
@@ -38,6 +44,7 @@ export interface EngineOptions {
 export interface ResolvedOptions {
   readonly roots: readonly string[];
   readonly threads: number;
+  readonly workerNice: number;
   readonly maxQueued: number;
   readonly batchSize: number;
   readonly timeoutMs: number;
@@ -53,6 +60,7 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULTS = Object.freeze({
+  workerNice: 10,
   maxQueued: 10_000,
   batchSize: 32,
   timeoutMs: 30_000,
@@ -75,6 +83,14 @@ function positiveInteger(name: string, value: unknown, fallback: number, min = 1
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
     const what = min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
     throw new TypeError(`options.${name} must be ${what} (received ${describe(value)})`);
+  }
+  return value;
+}
+
+function niceIncrement(value: unknown): number {
+  if (value === undefined) return DEFAULTS.workerNice;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 19) {
+    throw new TypeError(`options.workerNice must be an integer from 0 to 19 (received ${describe(value)})`);
   }
   return value;
 }
@@ -118,6 +134,7 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
   return Object.freeze({
     roots: Object.freeze(rootList),
     threads: positiveInteger('threads', options.threads, os.availableParallelism()),
+    workerNice: niceIncrement(options.workerNice),
     maxQueued: positiveInteger('maxQueued', options.maxQueued, DEFAULTS.maxQueued),
     batchSize: positiveInteger('batchSize', options.batchSize, DEFAULTS.batchSize),
     timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Bench } from 'tinybench';
 import { createEngine } from '../../src/index.js';
 import { prepareSourceTree } from '../corpus.js';
-import { forEachConcurrent, LoopDelayProbe } from '../event-loop.js';
+import { forEachConcurrent, LoopDelayProbe, type LoopDelay } from '../event-loop.js';
 import { naiveRead, syncRead } from '../naive-reader.js';
 import type { Measurement, ScenarioReport } from '../report.js';
 
@@ -12,80 +12,95 @@ const CONCURRENCY = 64;
 /**
  * Macro scenario: read every file of a real source tree at concurrency 64, through the engine
  * and through a naive in-process reader, in the same run; files/s and event-loop delay p99.
+ * The tasks run in interleaved rounds (a tinybench run of each per round) so that a noisy,
+ * shared machine slows all of them alike; figures are medians over every measured pass.
  */
-export async function sourceTree(projectRoot: string, iterations: number): Promise<ScenarioReport> {
+export async function sourceTree(projectRoot: string, rounds: number): Promise<ScenarioReport> {
   const { root, files } = prepareSourceTree(projectRoot, path.join(projectRoot, 'bench/.corpus/source-tree'), FILES);
   const absolute = files.map((file) => path.join(root, file));
   const engine = await createEngine({ root });
-  const probes = new Map<string, { p50: number; p99: number; max: number }>();
   let engineErrors = 0;
 
-  const bench = new Bench({ iterations, time: 0, warmupIterations: 1 });
+  // `async` is stated, not detected: a plain arrow returning a promise would be timed as
+  // synchronous by tinybench, and its passes would overlap.
+  const tasks: readonly { name: string; async: boolean; run: () => Promise<void> | void }[] = [
+    {
+      name: 'readpool engine',
+      async: true,
+      run: () =>
+        forEachConcurrent(files, CONCURRENCY, async (file) => {
+          await engine.read({ path: file }).catch(() => engineErrors++);
+        }),
+    },
+    { name: 'naive fs.promises reader', async: true, run: () => forEachConcurrent(absolute, CONCURRENCY, naiveRead) },
+    {
+      name: 'sync loop on the host thread',
+      async: false,
+      run: () => {
+        for (const file of absolute) syncRead(file);
+      },
+    },
+  ];
   const probe = new LoopDelayProbe();
-  const hooks = (name: string) => ({
-    beforeAll: (mode?: string) => {
-      if (mode === 'run') probe.start();
-    },
-    afterAll: (mode?: string) => {
-      if (mode === 'run') probes.set(name, probe.stop());
-    },
-  });
-  bench.add(
-    'readpool engine',
-    async () => {
-      await forEachConcurrent(files, CONCURRENCY, async (file) => {
-        await engine.read({ path: file }).catch(() => engineErrors++);
+  const delays = new Map<string, LoopDelay[]>(tasks.map((task) => [task.name, []]));
+  const samples = new Map<string, number[]>(tasks.map((task) => [task.name, []]));
+
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ iterations: 2, time: 0, warmup: round === 0, warmupIterations: 2, retainSamples: true });
+    for (const task of tasks) {
+      bench.add(task.name, task.run, {
+        async: task.async,
+        beforeAll: (mode?: string) => {
+          // Start every task on a collected heap, so none pays for another's garbage.
+          collectGarbage();
+          if (mode === 'run') probe.start();
+        },
+        afterAll: (mode?: string) => {
+          if (mode === 'run') delays.get(task.name)?.push(probe.stop());
+        },
       });
-    },
-    hooks('readpool engine'),
-  );
-  bench.add(
-    'naive fs.promises reader',
-    async () => {
-      await forEachConcurrent(absolute, CONCURRENCY, naiveRead);
-    },
-    hooks('naive fs.promises reader'),
-  );
-  bench.add(
-    'sync loop on the host thread',
-    () => {
-      for (const file of absolute) syncRead(file);
-    },
-    hooks('sync loop on the host thread'),
-  );
-  await bench.run();
+    }
+    await bench.run();
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (!('latency' in result)) throw new Error(`bench task ${task.name} did not complete (${result.state})`);
+      samples.get(task.name)?.push(...(result.latency.samples ?? []));
+    }
+  }
   const stats = engine.stats();
   await engine.close();
 
   const measurements: Measurement[] = [];
   const rate = new Map<string, number>();
-  for (const task of bench.tasks) {
-    const result = task.result;
-    if (!('period' in result)) throw new Error(`bench task ${task.name} did not complete (${result.state})`);
-    const filesPerSecond = files.length / (result.period / 1000);
+  for (const task of tasks) {
+    const passMs = median(samples.get(task.name) ?? []);
+    const filesPerSecond = files.length / (passMs / 1000);
     rate.set(task.name, filesPerSecond);
-    const loop = probes.get(task.name);
+    const loop = delays.get(task.name) ?? [];
     measurements.push({
       label: task.name,
       metrics: {
         filesPerSecond,
-        msPerPass: result.period,
-        loopDelayP99Ms: loop?.p99 ?? NaN,
-        loopDelayMaxMs: loop?.max ?? NaN,
+        medianPassMs: passMs,
+        passes: samples.get(task.name)?.length ?? 0,
+        // p99 of each round's event-loop delay: the median round, and the worst round.
+        loopDelayP99Ms: median(loop.map((delay) => delay.p99)),
+        worstRoundP99Ms: Math.max(...loop.map((delay) => delay.p99)),
+        loopDelayMaxMs: Math.max(...loop.map((delay) => delay.max)),
       },
     });
   }
   const engineRate = rate.get('readpool engine') ?? 0;
   const naiveRate = rate.get('naive fs.promises reader') ?? 1;
   const ratio = engineRate / naiveRate;
-  const engineLoop = probes.get('readpool engine')?.p99 ?? Infinity;
+  const engineLoop = measurements[0]?.metrics.loopDelayP99Ms ?? Infinity;
   measurements.push({
     label: 'engine detail',
     metrics: { files: files.length, errors: engineErrors, meanBatchSize: stats.meanBatchSize, threads: stats.threads },
   });
   return {
     scenario: 'source-tree',
-    description: `${files.length} source files at concurrency ${CONCURRENCY}, engine vs naive reader (same run)`,
+    description: `${files.length} source files at concurrency ${CONCURRENCY}, engine vs naive reader (same run, ${rounds} interleaved rounds)`,
     measurements,
     targets: [
       { name: 'engine/naive files per second', value: ratio, goal: '>= 2', met: ratio >= 2 },
@@ -93,4 +108,16 @@ export async function sourceTree(projectRoot: string, iterations: number): Promi
       { name: 'engine read errors', value: engineErrors, goal: '= 0', met: engineErrors === 0 },
     ],
   };
+}
+
+/** A full collection when the bench runs with --expose-gc (as `npm run bench` does). */
+function collectGarbage(): void {
+  const gc: unknown = Reflect.get(globalThis, 'gc');
+  if (typeof gc === 'function') gc();
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] ?? NaN;
 }

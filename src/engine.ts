@@ -8,6 +8,11 @@ import { Scheduler, type SchedulerStats } from './scheduler.js';
 import { createTextPool, type TextPool } from './text-pool.js';
 import type { FilePayload, JobSpec, TextPayload } from './wire.js';
 
+/** Pool tasks in flight: two per thread, so a worker's next batch is already waiting for it. */
+function inFlightBatches(threads: number): number {
+  return threads * 2;
+}
+
 /** Index of the native dialect's render spec in `WorkerConfig.renders`. */
 const NATIVE_RENDER = 0;
 
@@ -43,15 +48,16 @@ export class Engine {
   #closing: Promise<void> | null = null;
 
   /** @internal use {@link createEngine} */
-  constructor(options: ResolvedOptions, sandbox: Sandbox, pool: TextPool) {
+  constructor(options: ResolvedOptions, sandbox: Sandbox, pool: TextPool, cancel: Int32Array) {
     this.#options = options;
     this.#sandbox = sandbox;
     this.#pool = pool;
     this.#scheduler = new Scheduler({
       maxQueued: options.maxQueued,
       batchSize: options.batchSize,
-      maxInFlight: pool.threads * 2,
+      maxInFlight: inFlightBatches(options.threads),
       run: (batch) => pool.run(batch),
+      cancel,
     });
   }
 
@@ -192,6 +198,7 @@ function fail(code: ReadErrorCode, details: ErrorDetails, subject: string): Read
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const resolved = resolveOptions(options);
   const sandbox = await Sandbox.create(resolved);
+  const cancel = new Int32Array(new SharedArrayBuffer(4 * inFlightBatches(resolved.threads) * resolved.batchSize));
   const pool = createTextPool(
     {
       roots: sandbox.roots,
@@ -201,9 +208,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       maxBinaryBytes: resolved.maxBinaryBytes,
       maxLineChars: resolved.maxLineChars,
       renders: [RENDER],
+      cancel,
     },
     resolved.threads,
     resolved.workerNice,
   );
-  return new Engine(resolved, sandbox, pool);
+  return new Engine(resolved, sandbox, pool, cancel);
 }

@@ -7,6 +7,8 @@ export interface SchedulerOptions {
   /** Pool tasks in flight at once; two per thread keeps every worker busy between tasks. */
   readonly maxInFlight: number;
   readonly run: (batch: JobBatch) => Promise<JobOutcome[]>;
+  /** Cancel flags shared with the workers; at least `maxInFlight * batchSize` slots. */
+  readonly cancel: Int32Array;
 }
 
 export interface SchedulerStats {
@@ -25,8 +27,8 @@ interface Ticket {
   readonly submittedAt: number;
   readonly cleanup: () => void;
   state: 'queued' | 'running' | 'settled';
-  cancel: Int32Array | null;
-  index: number;
+  /** Cancel slot while running, else -1. */
+  slot: number;
 }
 
 /**
@@ -51,8 +53,15 @@ export class Scheduler {
   /** Moving average of a job's time in a worker, for the `overloaded` retry hint. */
   #jobMs = 1;
 
+  /** Cancel slots not held by a running read. */
+  readonly #freeSlots: number[];
+
   constructor(options: SchedulerOptions) {
+    if (options.cancel.length < options.maxInFlight * options.batchSize) {
+      throw new RangeError('the cancel array needs a slot for every read that can be in flight');
+    }
     this.#options = options;
+    this.#freeSlots = Array.from({ length: options.cancel.length }, (_, i) => i);
   }
 
   submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome> {
@@ -74,8 +83,7 @@ export class Scheduler {
           signal?.removeEventListener('abort', onAbort);
         },
         state: 'queued',
-        cancel: null,
-        index: 0,
+        slot: -1,
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(ticket);
@@ -119,7 +127,7 @@ export class Scheduler {
     if (ticket.state === 'queued') this.#queued--;
     else {
       this.#running--;
-      if (ticket.cancel !== null && flag !== CANCEL.none) Atomics.store(ticket.cancel, ticket.index, flag);
+      if (ticket.slot >= 0 && flag !== CANCEL.none) Atomics.store(this.#options.cancel, ticket.slot, flag);
     }
     ticket.state = 'settled';
     ticket.cleanup();
@@ -162,11 +170,13 @@ export class Scheduler {
   }
 
   #send(tickets: Ticket[]): void {
-    const cancel = new Int32Array(new SharedArrayBuffer(4 * tickets.length));
-    tickets.forEach((ticket, index) => {
+    const { cancel } = this.#options;
+    const slots = tickets.map((ticket) => {
+      const slot = this.#freeSlots.pop() ?? -1;
+      if (slot >= 0) Atomics.store(cancel, slot, CANCEL.none);
       ticket.state = 'running';
-      ticket.cancel = cancel;
-      ticket.index = index;
+      ticket.slot = slot;
+      return slot;
     });
     this.#queued -= tickets.length;
     this.#running += tickets.length;
@@ -175,7 +185,7 @@ export class Scheduler {
     this.#batchedJobs += tickets.length;
     const started = performance.now();
     const done = this.#options
-      .run(encodeBatch(tickets.map((ticket) => ticket.job), cancel))
+      .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1 }))))
       .then(
         (outcomes) => {
           tickets.forEach((ticket, index) => {
@@ -188,6 +198,8 @@ export class Scheduler {
         },
       )
       .finally(() => {
+        // A slot is free again only once its worker is done with it, not when its read was answered.
+        for (const slot of slots) if (slot >= 0) this.#freeSlots.push(slot);
         this.#jobMs = 0.9 * this.#jobMs + 0.1 * ((performance.now() - started) / tickets.length);
         this.#batchesInFlight--;
         this.#drained.delete(done);

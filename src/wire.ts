@@ -19,6 +19,12 @@ export interface WorkerConfig {
   readonly maxLineChars: number;
   /** The render specs of the engine's dialects; a job names one by index. */
   readonly renders: readonly RenderSpec[];
+  /**
+   * Cancel flags shared with the main thread, one slot per read in flight: the main thread sets
+   * a read's slot on abort or timeout, and the worker polls it between chunks. Shared once
+   * here rather than sent with every batch.
+   */
+  readonly cancel: Int32Array;
 }
 
 /** One read as the main thread asks for it. */
@@ -37,6 +43,12 @@ export interface JobSpec {
   readonly render: number;
 }
 
+/** A spec on its way to a worker, with the cancel slot it was given. */
+export interface SlottedSpec {
+  readonly spec: JobSpec;
+  readonly slot: number;
+}
+
 /** One read as the worker runs it: the spec with the engine-wide settings filled in. */
 export interface TextJob {
   readonly path: string;
@@ -45,30 +57,30 @@ export interface TextJob {
   readonly allowBinary: boolean;
   readonly sha256: boolean;
   readonly deadline: number;
+  /** Index of this read's flag in `WorkerConfig.cancel`. */
+  readonly slot: number;
 }
 
 /** Values of a job's cancel flag, set by the main thread and polled by the worker. */
 export const CANCEL = { none: 0, aborted: 1, timeout: 2 } as const;
 
 /**
- * One pool task: several reads, and a shared cancel flag per read that the main thread sets
- * (abort, timeout) and the worker polls between chunks, so a batch never has to be killed.
- * Jobs travel as columns (paths, and six numbers a job) because structured clone pays for
- * every property name of every object; this keeps the thread hop cheap for small reads.
+ * One pool task: several reads. Jobs travel as columns (paths, and eight numbers a job)
+ * because structured clone pays for every property name of every object; this keeps the
+ * thread hop cheap for small reads.
  */
 export interface JobBatch {
   readonly paths: readonly string[];
   readonly params: Float64Array;
-  readonly cancel: Int32Array;
 }
 
-const PARAMS = 7;
+const PARAMS = 8;
 const FLAG_BINARY = 1;
 const FLAG_SHA256 = 2;
 
-export function encodeBatch(specs: readonly JobSpec[], cancel: Int32Array): JobBatch {
-  const params = new Float64Array(specs.length * PARAMS);
-  specs.forEach((spec, i) => {
+export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
+  const params = new Float64Array(jobs.length * PARAMS);
+  jobs.forEach(({ spec, slot }, i) => {
     const at = i * PARAMS;
     params[at] = spec.offset;
     params[at + 1] = spec.limit;
@@ -77,8 +89,9 @@ export function encodeBatch(specs: readonly JobSpec[], cancel: Int32Array): JobB
     params[at + 4] = (spec.allowBinary ? FLAG_BINARY : 0) | (spec.sha256 ? FLAG_SHA256 : 0);
     params[at + 5] = spec.deadline;
     params[at + 6] = spec.render;
+    params[at + 7] = slot;
   });
-  return { paths: specs.map((spec) => spec.path), params, cancel };
+  return { paths: jobs.map(({ spec }) => spec.path), params };
 }
 
 export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): TextJob {
@@ -100,6 +113,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     allowBinary: (flags & FLAG_BINARY) !== 0,
     sha256: (flags & FLAG_SHA256) !== 0,
     deadline: p[at + 5] ?? 0,
+    slot: p[at + 7] ?? 0,
   };
 }
 

@@ -22,9 +22,9 @@ const config = workerData as WorkerConfig;
 const context = createReaderContext(config);
 const tools = createReadTools(await xxhash());
 
-function runJob(job: TextJob, cancel: Int32Array, index: number): JobOutcome {
+function runJob(job: TextJob): JobOutcome {
   const cancelled = () => {
-    const flag = Atomics.load(cancel, index);
+    const flag = Atomics.load(config.cancel, job.slot);
     if (flag === CANCEL.aborted) return 'aborted';
     if (flag === CANCEL.timeout || Date.now() > job.deadline) return 'timeout';
     return null;
@@ -41,5 +41,5 @@ function runJob(job: TextJob, cancel: Int32Array, index: number): JobOutcome {
 }
 
 export default function runBatch(batch: JobBatch): WireOutcome[] {
-  return batch.paths.map((_, index) => encodeOutcome(runJob(decodeJob(batch, index, config), batch.cancel, index)));
+  return batch.paths.map((_, index) => encodeOutcome(runJob(decodeJob(batch, index, config))));
 }

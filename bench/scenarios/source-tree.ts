@@ -114,8 +114,8 @@ export async function sourceTree(projectRoot: string, rounds: number): Promise<S
 
 /** A full collection when the bench runs with --expose-gc (as `npm run bench` does). */
 function collectGarbage(): void {
-  const gc: unknown = Reflect.get(globalThis, 'gc');
-  if (typeof gc === 'function') gc();
+  const { gc } = globalThis as { gc?: () => void };
+  gc?.();
 }
 
 function median(values: readonly number[]): number {

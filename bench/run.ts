@@ -10,12 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatReport, type ScenarioReport } from './report.js';
 import { largeFile } from './scenarios/large-file.js';
+import { slicerMicro } from './scenarios/slicer-micro.js';
 import { sourceTree } from './scenarios/source-tree.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   'source-tree': (rounds) => sourceTree(projectRoot, rounds),
+  'slicer-micro': () => slicerMicro(projectRoot),
   'large-file': () => largeFile(projectRoot),
 };
 

@@ -210,13 +210,8 @@ export class LineSlicer {
       // Common case first: every line up to the chunk's last LF, if they all fit the window.
       const last = chunk.lastIndexOf(LF);
       if (last >= p && isUtf8(chunk.subarray(p, last + 1))) {
-        const count = this.#emitWholeRegion(chunk.toString('utf8', p, last + 1), this.#line, last + 1 - p);
-        if (count > 0) {
-          this.#line += count;
-          this.#endings.lf += count;
-          this.#bytesSinceBreak = 0;
-          return last + 1;
-        }
+        const consumed = this.#emitWholeRegion(chunk.toString('utf8', p, last + 1), last + 1 - p);
+        if (consumed > 0) return p + consumed;
       }
     }
     // Line by line: CR breaks, invalid UTF-8, long lines, a budget or the window's end in this
@@ -254,44 +249,52 @@ export class LineSlicer {
   }
 
   /**
-   * The fast path for LF-only, valid UTF-8 text that ends with a break: renders every line in
-   * one pass (no array of lines, no join) and keeps the result when no line needs cutting, the
-   * lines fit in what is left of the window, and the output fits both budgets; its UTF-8 size
-   * follows from the raw byte count. Returns the lines kept, or 0 (keeping nothing) when the
-   * caller must go line by line. Line counting is the caller's.
+   * The fast path for LF-only, valid UTF-8 text that ends with a break: renders its lines in
+   * one pass (no array of lines, no join), up to what is left of the window, and keeps the
+   * result when no line needs cutting and the output fits both budgets; its UTF-8 size follows
+   * from the raw byte count. Counts the lines it takes and returns the bytes they span, or 0
+   * (taking nothing) when the caller must go line by line.
    */
-  #emitWholeRegion(text: string, first: number, regionBytes: number): number {
+  #emitWholeRegion(text: string, regionBytes: number): number {
     const { maxLineChars, maxBytes, maxTokens, limit } = this.#limits;
     const { format } = this.#render;
+    const first = this.#line;
     const room = limit - this.#shown;
     let rendered = '';
     let count = 0;
+    let start = 0;
     // Specialised for unpadded numbering (`N<sep>line`), the common format; others call renderLine.
     const plain = format.numbered && format.width === 0;
     const head = plain ? format.prefix : '';
     const separator = plain ? format.separator : '';
-    for (let start = 0; start < text.length; count++) {
+    for (; start < text.length && count < room; count++) {
       const end = text.indexOf('\n', start);
-      if (count === room || end - start > maxLineChars) return 0;
+      if (end - start > maxLineChars) return 0;
       const line = plain
         ? head + (first + count) + separator + text.slice(start, end)
         : renderLine(format, first + count, text.slice(start, end));
       rendered = count === 0 ? line : rendered + '\n' + line;
       start = end + 1;
     }
+    // Bytes of the lines taken, breaks included: all of them, or (ASCII) as many as characters.
+    const consumed =
+      start === text.length ? regionBytes : regionBytes === text.length ? start : Buffer.byteLength(text.slice(0, start));
     const joiner = this.#shown > 0 ? 1 : 0;
     const chars = rendered.length + joiner;
     // All that is added to the text (numbers, breaks) is ASCII, but the format's own prefix and
     // separator, whose UTF-8 size is known.
-    const added = chars - (text.length - count);
-    const bytes = regionBytes - count + added + count * (this.#overhead.bytes - this.#overhead.chars);
+    const added = chars - (start - count);
+    const bytes = consumed - count + added + count * (this.#overhead.bytes - this.#overhead.chars);
     if (this.#outBytes + bytes > maxBytes || Math.ceil((this.#outChars + chars) / 4) > maxTokens) return 0;
     this.#out.push(rendered);
     this.#shown += count;
     this.#outBytes += bytes;
     this.#outChars += chars;
     if (this.#shown >= limit) this.#windowOpen = false;
-    return count;
+    this.#line += count;
+    this.#endings.lf += count;
+    this.#bytesSinceBreak = 0;
+    return consumed;
   }
 
   #takePieces(): string {

@@ -13,6 +13,9 @@ function inFlightBatches(threads: number): number {
   return threads * 2;
 }
 
+/** How long `close()` waits for reads already in workers. */
+const CLOSE_GRACE_MS = 5000;
+
 /** Index of the native dialect's render spec in `WorkerConfig.renders`. */
 const NATIVE_RENDER = 0;
 
@@ -106,9 +109,12 @@ export class Engine {
     };
   }
 
-  /** Answers queued reads with `closed`, lets running ones finish, then stops the workers. */
+  /**
+   * Answers queued reads with `closed`, lets running ones finish (for up to 5 seconds; any
+   * still running then are answered with `closed`), then stops the workers.
+   */
   close(): Promise<void> {
-    this.#closing ??= this.#scheduler.close().then(() => this.#pool.destroy());
+    this.#closing ??= this.#scheduler.close(CLOSE_GRACE_MS).then(() => this.#pool.destroy());
     return this.#closing;
   }
 

@@ -49,6 +49,8 @@ export class Scheduler {
   #dispatchPending = false;
   #closed = false;
   readonly #drained = new Set<Promise<void>>();
+  /** Tickets of the batches in workers (settled ones included until their batch returns). */
+  readonly #inFlight = new Set<Ticket>();
   readonly #latency: RecordableHistogram = createHistogram();
   /** Moving average of a job's time in a worker, for the `overloaded` retry hint. */
   #jobMs = 1;
@@ -110,8 +112,12 @@ export class Scheduler {
     };
   }
 
-  /** Answers every queued read with `closed` and waits for the batches already in workers. */
-  async close(): Promise<void> {
+  /**
+   * Answers every queued read with `closed` and waits for the batches already in workers, for
+   * at most `graceMs`: a worker stuck in a system call (a hung network mount) must not hang the
+   * host's shutdown. Reads still running then are answered with `closed` and told to stop.
+   */
+  async close(graceMs: number): Promise<void> {
     this.#closed = true;
     for (let i = this.#head; i < this.#queue.length; i++) {
       const ticket = this.#queue[i];
@@ -119,7 +125,15 @@ export class Scheduler {
     }
     this.#queue = [];
     this.#head = 0;
-    await Promise.all(this.#drained);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), graceMs);
+    });
+    const drained = await Promise.race([Promise.all(this.#drained), grace]);
+    clearTimeout(timer);
+    if (drained === 'late') {
+      for (const ticket of this.#inFlight) this.#settle(ticket, failure('closed', { stage: 'running' }), CANCEL.aborted);
+    }
   }
 
   #settle(ticket: Ticket, outcome: JobOutcome, flag: number): void {
@@ -172,6 +186,7 @@ export class Scheduler {
   #send(tickets: Ticket[]): void {
     const { cancel } = this.#options;
     const slots = tickets.map((ticket) => {
+      this.#inFlight.add(ticket);
       const slot = this.#freeSlots.pop() ?? -1;
       if (slot >= 0) Atomics.store(cancel, slot, CANCEL.none);
       ticket.state = 'running';
@@ -200,6 +215,7 @@ export class Scheduler {
       .finally(() => {
         // A slot is free again only once its worker is done with it, not when its read was answered.
         for (const slot of slots) if (slot >= 0) this.#freeSlots.push(slot);
+        for (const ticket of tickets) this.#inFlight.delete(ticket);
         this.#jobMs = 0.9 * this.#jobMs + 0.1 * ((performance.now() - started) / tickets.length);
         this.#batchesInFlight--;
         this.#drained.delete(done);

@@ -59,7 +59,7 @@ export class Engine {
       maxQueued: options.maxQueued,
       batchSize: options.batchSize,
       maxInFlight: inFlightBatches(options.threads),
-      run: (batch) => pool.run(batch),
+      run: (batch, signal) => pool.run(batch, signal),
       cancel,
     });
   }
@@ -114,13 +114,16 @@ export class Engine {
    * still running then are answered with `closed`), then stops the workers.
    */
   close(): Promise<void> {
-    this.#closing ??= this.#scheduler.close(CLOSE_GRACE_MS).then(() => this.#pool.destroy());
+    this.#closing ??= this.#scheduler.close(CLOSE_GRACE_MS).then(() => destroyWithin(this.#pool, CLOSE_GRACE_MS));
     return this.#closing;
   }
 
-  async #read(request: ReadRequest, signal: AbortSignal | undefined): Promise<ReadResult> {
+  async #read(request: ReadRequest, signal: unknown): Promise<ReadResult> {
     const subject = subjectOf(request);
     if (this.#closing !== null) throw fail('closed', {}, subject);
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw fail('invalid_request', { issues: ['signal: must be an AbortSignal'] }, subject);
+    }
     const parsed = parseRequest(request, this.#options);
     if (!parsed.ok) throw fail('invalid_request', { issues: parsed.issues }, subject);
     const located = this.#sandbox.locate(parsed.request.path);
@@ -181,6 +184,20 @@ function textResult(payload: TextPayload, request: ParsedRequest, options: Resol
   };
 }
 
+/**
+ * Stops the workers, waiting at most `ms`: a thread stuck in a system call cannot be stopped
+ * until the call returns, and must not hang the host's shutdown. Such a thread is left behind.
+ */
+async function destroyWithin(pool: TextPool, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([pool.destroy(), late]);
+  clearTimeout(timer);
+}
+
 function subjectOf(request: unknown): string {
   if (typeof request === 'object' && request !== null && 'path' in request && typeof request.path === 'string') {
     return request.path;
@@ -216,8 +233,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       renders: [RENDER],
       cancel,
     },
-    resolved.threads,
-    resolved.workerNice,
+    { threads: resolved.threads, nice: resolved.workerNice, heapMb: resolved.workerHeapMb },
   );
   return new Engine(resolved, sandbox, pool, cancel);
 }

@@ -14,6 +14,11 @@ export interface EngineOptions {
    * keeps its event loop responsive while the pool is busy. Default 10.
    */
   workerNice?: number;
+  /**
+   * Cap on each worker's JavaScript heap (V8 old generation), in MiB. A read that would need
+   * more fails alone with `internal`, and its worker is replaced. Default: V8's own limit.
+   */
+  workerHeapMb?: number;
   /** Requests waiting for a worker before new ones are refused with `overloaded`. Default 10 000. */
   maxQueued?: number;
   /** Most reads sent to a worker in one task; batching amortises the thread hop. Default 32. */
@@ -45,6 +50,7 @@ export interface ResolvedOptions {
   readonly roots: readonly string[];
   readonly threads: number;
   readonly workerNice: number;
+  readonly workerHeapMb: number | null;
   readonly maxQueued: number;
   readonly batchSize: number;
   readonly timeoutMs: number;
@@ -78,10 +84,22 @@ export const DEFAULTS = Object.freeze({
 export const MIN_MAX_BYTES = 512;
 export const MIN_MAX_TOKENS = 128;
 
-function positiveInteger(name: string, value: unknown, fallback: number, min = 1): number {
+/**
+ * Upper bounds that keep every option honourable: a timer's 32-bit range, and output and
+ * base64 sizes well inside V8's largest string.
+ */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+export const MAX_OUTPUT_BYTES = 64 * 1024 ** 2;
+export const MAX_BINARY_BYTES = 256 * 1024 ** 2;
+export const MAX_LINE_CHARS = 1_000_000;
+/** A worker needs this much heap just to start. */
+export const MIN_WORKER_HEAP_MB = 16;
+
+function positiveInteger(name: string, value: unknown, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    const what = min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    const floor = min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
+    const what = max === Number.MAX_SAFE_INTEGER ? floor : `${floor} and at most ${max}`;
     throw new TypeError(`options.${name} must be ${what} (received ${describe(value)})`);
   }
   return value;
@@ -135,15 +153,16 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     roots: Object.freeze(rootList),
     threads: positiveInteger('threads', options.threads, os.availableParallelism()),
     workerNice: niceIncrement(options.workerNice),
+    workerHeapMb: options.workerHeapMb === undefined ? null : positiveInteger('workerHeapMb', options.workerHeapMb, 0, MIN_WORKER_HEAP_MB),
     maxQueued: positiveInteger('maxQueued', options.maxQueued, DEFAULTS.maxQueued),
     batchSize: positiveInteger('batchSize', options.batchSize, DEFAULTS.batchSize),
-    timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
+    timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, MAX_TIMEOUT_MS),
     defaultLimit: positiveInteger('defaultLimit', options.defaultLimit, DEFAULTS.defaultLimit),
-    maxBytes: positiveInteger('maxBytes', options.maxBytes, DEFAULTS.maxBytes, MIN_MAX_BYTES),
-    maxTokens: positiveInteger('maxTokens', options.maxTokens, DEFAULTS.maxTokens, MIN_MAX_TOKENS),
-    maxLineChars: positiveInteger('maxLineChars', options.maxLineChars, DEFAULTS.maxLineChars),
+    maxBytes: positiveInteger('maxBytes', options.maxBytes, DEFAULTS.maxBytes, MIN_MAX_BYTES, MAX_OUTPUT_BYTES),
+    maxTokens: positiveInteger('maxTokens', options.maxTokens, DEFAULTS.maxTokens, MIN_MAX_TOKENS, MAX_OUTPUT_BYTES),
+    maxLineChars: positiveInteger('maxLineChars', options.maxLineChars, DEFAULTS.maxLineChars, 1, MAX_LINE_CHARS),
     maxFileBytes: positiveInteger('maxFileBytes', options.maxFileBytes, DEFAULTS.maxFileBytes),
-    maxBinaryBytes: positiveInteger('maxBinaryBytes', options.maxBinaryBytes, DEFAULTS.maxBinaryBytes),
+    maxBinaryBytes: positiveInteger('maxBinaryBytes', options.maxBinaryBytes, DEFAULTS.maxBinaryBytes, 1, MAX_BINARY_BYTES),
     maxPathLength: positiveInteger('maxPathLength', options.maxPathLength, DEFAULTS.maxPathLength),
     denySecrets: options.denySecrets ?? DEFAULTS.denySecrets,
     deny: Object.freeze(deny),

@@ -56,8 +56,6 @@ export class Sandbox {
 
   /** Resolves a requested path against the roots, before any system call. */
   locate(requested: string): Location {
-    const issue = pathIssue(requested, this.#maxPathLength);
-    if (issue !== null) return { ok: false, code: 'invalid_request', details: { issues: [`path: ${issue}`] } };
     let plain = requested;
     if (requested.startsWith('file://')) {
       try {
@@ -66,6 +64,9 @@ export class Sandbox {
         return { ok: false, code: 'invalid_request', details: { issues: ['path: not a valid local file:// URL'] } };
       }
     }
+    // Checked after URL decoding, so a %00 in a file:// URL is refused like a raw NUL.
+    const issue = pathIssue(plain, this.#maxPathLength);
+    if (issue !== null) return { ok: false, code: 'invalid_request', details: { issues: [`path: ${issue}`] } };
     const primary = this.#roots[0];
     if (primary === undefined) throw new Error('a sandbox always has a root');
     if (CLEAN_RELATIVE.test(plain)) {

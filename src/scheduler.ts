@@ -6,7 +6,8 @@ export interface SchedulerOptions {
   readonly batchSize: number;
   /** Pool tasks in flight at once; two per thread keeps every worker busy between tasks. */
   readonly maxInFlight: number;
-  readonly run: (batch: JobBatch) => Promise<JobOutcome[]>;
+  /** Runs a batch in a worker; aborting `signal` must stop that worker (piscina terminates it). */
+  readonly run: (batch: JobBatch, signal: AbortSignal) => Promise<JobOutcome[]>;
   /** Cancel flags shared with the workers; at least `maxInFlight * batchSize` slots. */
   readonly cancel: Int32Array;
 }
@@ -29,7 +30,24 @@ interface Ticket {
   state: 'queued' | 'running' | 'settled';
   /** Cancel slot while running, else -1. */
   slot: number;
+  /** The batch it runs in, once dispatched. */
+  batch: Batch | null;
 }
+
+interface Batch {
+  /** Terminates the worker if the batch outlives every read in it by `STUCK_GRACE_MS`. */
+  readonly controller: AbortController;
+  /** Reads of the batch not answered yet. */
+  unanswered: number;
+  stuckTimer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * How long a batch may go on after all its reads were answered by abort or timeout. Workers
+ * poll cancel flags between chunks, so a healthy one returns within milliseconds; one that has
+ * not is stuck in a system call (a hung network mount) and is terminated and replaced.
+ */
+const STUCK_GRACE_MS = 2000;
 
 /**
  * Queues reads, sends them to the pool in batches, and guarantees each exactly one answer:
@@ -74,8 +92,8 @@ export class Scheduler {
       return Promise.resolve(failure('overloaded', { queued: this.#queued, retryAfterMs }));
     }
     return new Promise<JobOutcome>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
       const onAbort = () => this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
-      const timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
       const ticket: Ticket = {
         job,
         resolve,
@@ -86,10 +104,13 @@ export class Scheduler {
         },
         state: 'queued',
         slot: -1,
+        batch: null,
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(ticket);
       this.#queued++;
+      // Listener and timer only once the ticket is queued: each settles it exactly once.
+      signal?.addEventListener('abort', onAbort, { once: true });
+      timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
       this.#scheduleDispatch();
     });
   }
@@ -142,6 +163,11 @@ export class Scheduler {
     else {
       this.#running--;
       if (ticket.slot >= 0 && flag !== CANCEL.none) Atomics.store(this.#options.cancel, ticket.slot, flag);
+      const batch = ticket.batch;
+      if (batch !== null && --batch.unanswered === 0 && flag !== CANCEL.none) {
+        batch.stuckTimer = setTimeout(() => batch.controller.abort(), STUCK_GRACE_MS);
+        batch.stuckTimer.unref();
+      }
     }
     ticket.state = 'settled';
     ticket.cleanup();
@@ -185,8 +211,10 @@ export class Scheduler {
 
   #send(tickets: Ticket[]): void {
     const { cancel } = this.#options;
+    const batch: Batch = { controller: new AbortController(), unanswered: tickets.length, stuckTimer: undefined };
     const slots = tickets.map((ticket) => {
       this.#inFlight.add(ticket);
+      ticket.batch = batch;
       const slot = this.#freeSlots.pop() ?? -1;
       if (slot >= 0) Atomics.store(cancel, slot, CANCEL.none);
       ticket.state = 'running';
@@ -200,7 +228,10 @@ export class Scheduler {
     this.#batchedJobs += tickets.length;
     const started = performance.now();
     const done = this.#options
-      .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1 }))))
+      .run(
+        encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1 }))),
+        batch.controller.signal,
+      )
       .then(
         (outcomes) => {
           tickets.forEach((ticket, index) => {
@@ -216,6 +247,7 @@ export class Scheduler {
         // A slot is free again only once its worker is done with it, not when its read was answered.
         for (const slot of slots) if (slot >= 0) this.#freeSlots.push(slot);
         for (const ticket of tickets) this.#inFlight.delete(ticket);
+        clearTimeout(batch.stuckTimer);
         this.#jobMs = 0.9 * this.#jobMs + 0.1 * ((performance.now() - started) / tickets.length);
         this.#batchesInFlight--;
         this.#drained.delete(done);

@@ -4,7 +4,8 @@ import { Piscina } from 'piscina';
 import { decodeOutcome, type JobBatch, type JobOutcome, type WireOutcome, type WorkerConfig } from './wire.js';
 
 export interface TextPool {
-  run(batch: JobBatch): Promise<JobOutcome[]>;
+  /** Aborting `signal` while the batch runs terminates its worker; piscina starts a new one. */
+  run(batch: JobBatch, signal: AbortSignal): Promise<JobOutcome[]>;
   readonly threads: number;
   destroy(): Promise<void>;
 }
@@ -24,7 +25,16 @@ export function workerFile(name: string): string {
   return file;
 }
 
-export function createTextPool(config: WorkerConfig, threads: number, nice: number): TextPool {
+export interface TextPoolOptions {
+  readonly threads: number;
+  /** Nice increment of the worker threads. */
+  readonly nice: number;
+  /** Old-generation heap cap of each worker in MiB, or null for V8's default. */
+  readonly heapMb: number | null;
+}
+
+export function createTextPool(config: WorkerConfig, options: TextPoolOptions): TextPool {
+  const { threads, nice, heapMb } = options;
   const pool = new Piscina<JobBatch, WireOutcome[]>({
     filename: workerFile('text-worker'),
     name: 'default',
@@ -37,10 +47,11 @@ export function createTextPool(config: WorkerConfig, threads: number, nice: numb
     // Applied per worker thread through piscina's optional native helper; where that helper
     // is not installed the workers keep the host's priority.
     niceIncrement: nice,
+    ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
     workerData: config,
   });
   return {
-    run: async (batch) => (await pool.run(batch)).map(decodeOutcome),
+    run: async (batch, signal) => (await pool.run(batch, { signal })).map(decodeOutcome),
     threads,
     destroy: () => pool.destroy(),
   };

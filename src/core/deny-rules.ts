@@ -1,41 +1,32 @@
 import picomatch from 'picomatch';
 
 /**
- * Files that commonly hold credentials, matched case-insensitively against root-relative paths.
+ * Files that commonly hold credentials, matched case-insensitively against root-relative
+ * paths. Each rule may carry the exceptions that lift it (templates, public halves); an
+ * exception lifts only its own rule.
  */
-export const SECRET_GLOBS: readonly string[] = Object.freeze([
-  '**/.env',
-  '**/.env.*',
-  '**/*.pem',
-  '**/*.key',
-  '**/*.p12',
-  '**/*.pfx',
-  '**/id_rsa',
-  '**/id_dsa',
-  '**/id_ecdsa',
-  '**/id_ed25519',
-  '**/.npmrc',
-  '**/.pypirc',
-  '**/.netrc',
-  '**/.git-credentials',
-  '**/.git/config',
-  '**/.aws/credentials',
-  '**/.aws/config',
-  '**/.config/gcloud/**',
-  '**/.docker/config.json',
-  '**/.kube/config',
-  '**/.ssh/*',
-]);
-
-/** Templates and public halves that the secret rules would otherwise catch. */
-export const SECRET_EXCEPTIONS: readonly string[] = Object.freeze([
-  '**/.env.example',
-  '**/.env.sample',
-  '**/.env.template',
-  '**/.env.dist',
-  '**/*.pub',
-  '**/.ssh/known_hosts',
-  '**/.ssh/config',
+export const SECRET_RULES: readonly { readonly glob: string; readonly except: readonly string[] }[] = Object.freeze([
+  { glob: '**/.env', except: [] },
+  { glob: '**/.env.*', except: ['**/.env.example', '**/.env.sample', '**/.env.template', '**/.env.dist'] },
+  { glob: '**/*.pem', except: [] },
+  { glob: '**/*.key', except: [] },
+  { glob: '**/*.p12', except: [] },
+  { glob: '**/*.pfx', except: [] },
+  { glob: '**/id_rsa', except: [] },
+  { glob: '**/id_dsa', except: [] },
+  { glob: '**/id_ecdsa', except: [] },
+  { glob: '**/id_ed25519', except: [] },
+  { glob: '**/.npmrc', except: [] },
+  { glob: '**/.pypirc', except: [] },
+  { glob: '**/.netrc', except: [] },
+  { glob: '**/.git-credentials', except: [] },
+  { glob: '**/.git/config', except: [] },
+  { glob: '**/.aws/credentials', except: [] },
+  { glob: '**/.aws/config', except: [] },
+  { glob: '**/.config/gcloud/**', except: [] },
+  { glob: '**/.docker/config.json', except: [] },
+  { glob: '**/.kube/config', except: [] },
+  { glob: '**/.ssh/*', except: ['**/.ssh/*.pub', '**/.ssh/known_hosts', '**/.ssh/config'] },
 ]);
 
 export interface DenyRuleOptions {
@@ -48,31 +39,31 @@ export type DenyMatcher = (relativePath: string) => string | null;
 
 export function createDenyMatcher(options: DenyRuleOptions): DenyMatcher {
   const matchOptions = { dot: true, nocase: true } as const;
-  const compile = (globs: readonly string[]) => globs.map((glob) => ({ glob, re: picomatch.makeRe(glob, matchOptions) }));
-  // Configured globs always deny; the secret rules' exceptions (templates, public keys) only
-  // lift the secret rules themselves.
-  const configured = compile(options.deny);
-  const secrets = options.denySecrets ? compile(SECRET_GLOBS) : [];
-  const anyConfigured = unionOf(configured);
-  const anySecret = unionOf(secrets);
-  const exception = unionOf(options.denySecrets ? compile(SECRET_EXCEPTIONS) : []);
+  const compile = (glob: string): RegExp => picomatch.makeRe(glob, matchOptions);
+  const configured = options.deny.map((glob) => ({ glob, re: compile(glob), except: null }));
+  const secrets = options.denySecrets
+    ? SECRET_RULES.map(({ glob, except }) => ({ glob, re: compile(glob), except: unionOf(except.map(compile)) }))
+    : [];
+  const rules: readonly Rule[] = [...configured, ...secrets];
+  const any = unionOf(rules.map((rule) => rule.re));
   return (relativePath) => {
-    if (anyConfigured?.test(relativePath) === true) return firstMatch(configured, relativePath);
-    if (anySecret?.test(relativePath) !== true || exception?.test(relativePath) === true) return null;
-    return firstMatch(secrets, relativePath);
+    // One regex test decides for nearly every path; only a hit looks at the rules one by one.
+    if (any === null || !any.test(relativePath)) return null;
+    for (const rule of rules) {
+      if (rule.re.test(relativePath) && rule.except?.test(relativePath) !== true) return rule.glob;
+    }
+    return null;
   };
 }
 
 interface Rule {
   readonly glob: string;
   readonly re: RegExp;
+  /** The rule's exceptions as one pattern, or null when it has none. */
+  readonly except: RegExp | null;
 }
 
-function firstMatch(rules: readonly Rule[], relativePath: string): string | null {
-  return rules.find((rule) => rule.re.test(relativePath))?.glob ?? null;
-}
-
-/** One alternation of every rule: a path that matches none (nearly all) costs one regex test. */
-function unionOf(rules: readonly Rule[]): RegExp | null {
-  return rules.length === 0 ? null : new RegExp(rules.map(({ re }) => `(?:${re.source})`).join('|'), 'i');
+/** One alternation of several patterns, or null for none. */
+function unionOf(patterns: readonly RegExp[]): RegExp | null {
+  return patterns.length === 0 ? null : new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'i');
 }

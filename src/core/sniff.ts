@@ -5,7 +5,10 @@ export interface HeadSniff {
   readonly encoding: TextEncoding;
   /** Length of the byte-order mark to skip, 0 when there is none. */
   readonly bomBytes: number;
-  /** Offset of the first NUL byte within the sniff window, or -1. Always -1 for UTF-16. */
+  /**
+   * Offset of the first NUL byte within the sniff window, or -1. Always -1 for UTF-16, whose
+   * NUL bytes are normal: there a decoded U+0000 marks a binary file instead.
+   */
   readonly nulAt: number;
 }
 
@@ -17,6 +20,12 @@ export function sniffHead(head: Uint8Array): HeadSniff {
   if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) {
     return { encoding: 'utf-8', bomBytes: 3, nulAt: firstNul(head, 3) };
   }
+  // UTF-32 is not decoded: its BOM holds NUL bytes, so it is reported as binary.
+  const utf32 =
+    head.length >= 4 &&
+    ((head[0] === 0xff && head[1] === 0xfe && head[2] === 0 && head[3] === 0) ||
+      (head[0] === 0 && head[1] === 0 && head[2] === 0xfe && head[3] === 0xff));
+  if (utf32) return { encoding: 'utf-8', bomBytes: 0, nulAt: firstNul(head, 0) };
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) {
     return { encoding: 'utf-16le', bomBytes: 2, nulAt: -1 };
   }

@@ -59,6 +59,36 @@ export function describeWindow(facts: NoticeFacts, context: NoticeContext): stri
 
 type Details = Readonly<Record<string, unknown>>;
 
+/** How `not_regular_file`'s `details.type` reads. */
+const FILE_TYPES: Readonly<Record<string, string>> = {
+  fifo: 'a FIFO (named pipe)',
+  socket: 'a socket',
+  'character-device': 'a character device',
+  'block-device': 'a block device',
+  'pseudo-file': 'a kernel pseudo-file (/proc, /sys or /dev)',
+  special: 'a special file',
+};
+
+/** How `unreadable`'s `details.errno` reads. */
+function describeErrno(errno: string): string {
+  switch (errno) {
+    case 'ELOOP':
+      return 'its path is a loop of symbolic links (ELOOP)';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${errno})`;
+    case 'EIO':
+      return 'an I/O error on the device (EIO)';
+    case 'EAGAIN':
+    case 'EWOULDBLOCK':
+      return `another process holds a lease or lock on it (${errno})`;
+    case '':
+      return 'the operating system refused';
+    default:
+      return `the system error ${errno}`;
+  }
+}
+
 function list(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
@@ -96,7 +126,7 @@ export function describeError(code: ReadErrorCode, details: Details, subject: st
       return `Reading ${target} is denied by the rule ${JSON.stringify(details.rule)}: such files hold secrets or are excluded ` +
         'by configuration. Do not retry; ask the user for the specific information you need.';
     case 'not_regular_file':
-      return `${target} is a ${text(details.type, 'special file')}, not a regular file: reading it could block or never end. ` +
+      return `${target} is ${FILE_TYPES[text(details.type, 'special')] ?? FILE_TYPES.special}, not a regular file: reading it could block or never end. ` +
         'Only regular files can be read: ask the user to save the data you need to a regular file, then read that.';
     case 'binary_file': {
       const sha = typeof details.sha256 === 'string' ? `, sha256 ${details.sha256}` : '';
@@ -107,7 +137,7 @@ export function describeError(code: ReadErrorCode, details: Details, subject: st
       return `${target} is ${num(details.size) ?? 0} bytes, over the ${text(details.limitName, 'size')} limit of ` +
         `${num(details.limit) ?? 0} bytes. Search it for the part you need (grep) or ask for the limit to be raised.`;
     case 'unreadable':
-      return `${target} cannot be read: ${text(details.reason, 'the operating system refused')}. ` +
+      return `${target} cannot be read: ${describeErrno(text(details.errno, ''))}. ` +
         'Check the path and its permissions; retrying the same call will fail the same way.';
     case 'changed_during_read':
       return `${target} changed while it was being read (it is being written). Call ${TOOL_NAME} again once the writer has finished.`;
@@ -122,7 +152,7 @@ export function describeError(code: ReadErrorCode, details: Details, subject: st
     case 'closed':
       return 'The read engine has been closed and accepts no more reads. Retrying will not help: tell the user the file service has stopped.';
     case 'internal':
-      return `readpool failed unexpectedly while reading ${target}: ${text(details.message, 'unknown error')}. ` +
-        'This is a bug in readpool; retrying once may help.';
+      return `readpool failed while reading ${target}: ${text(details.message, 'unknown error')}. ` +
+        `Retry the call once; if it fails again, call ${TOOL_NAME} with a smaller range (offset and limit).`;
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { findRoot, relativeTo } from '../core/containment.js';
 import type { ReaderContext } from './reader-context.js';
-import { Refusal, errnoCode } from './refusal.js';
+import { Refusal, errnoCode, systemRefusal, type FileType } from './refusal.js';
 import { suggestPaths } from './suggest-paths.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
@@ -59,7 +59,12 @@ function openThroughHandle(context: ReaderContext, requested: string): OpenedFil
     const actual = fs.readlinkSync(`${PROC_FD}${handle}`);
     const relativePath = checkPlace(context, actual);
     checkKind(stat);
-    const fd = fs.openSync(`${PROC_FD}${handle}`, REOPEN_FLAGS);
+    let fd: number;
+    try {
+      fd = fs.openSync(`${PROC_FD}${handle}`, REOPEN_FLAGS);
+    } catch (error) {
+      throw systemRefusal(error);
+    }
     return { fd, stat, path: actual, relativePath };
   } finally {
     if (handle >= 0) fs.closeSync(handle);
@@ -91,14 +96,14 @@ function checkPlace(context: ReaderContext, canonical: string): string {
   const rule = context.deny(relativePath);
   if (rule !== null) throw new Refusal('denied', { rule });
   if (PSEUDO_ROOTS.some((prefix) => canonical.startsWith(prefix))) {
-    throw new Refusal('not_regular_file', { type: 'kernel pseudo-file' });
+    throw new Refusal('not_regular_file', { type: 'pseudo-file' satisfies FileType });
   }
   return relativePath;
 }
 
 function checkKind(stat: fs.BigIntStats): void {
   if (stat.isDirectory()) throw new Refusal('is_directory');
-  if (!stat.isFile()) throw new Refusal('not_regular_file', { type: describeType(stat) });
+  if (!stat.isFile()) throw new Refusal('not_regular_file', { type: fileType(stat) });
 }
 
 function realpathOrRefuse(context: ReaderContext, requested: string): string {
@@ -118,32 +123,19 @@ function openOrRefuse(context: ReaderContext, target: string, requested: string,
   }
 }
 
-function describeType(stat: fs.BigIntStats): string {
-  if (stat.isFIFO()) return 'FIFO (named pipe)';
+function fileType(stat: fs.BigIntStats): FileType {
+  if (stat.isFIFO()) return 'fifo';
   if (stat.isSocket()) return 'socket';
-  if (stat.isCharacterDevice()) return 'character device';
-  if (stat.isBlockDevice()) return 'block device';
-  return 'special file';
+  if (stat.isCharacterDevice()) return 'character-device';
+  if (stat.isBlockDevice()) return 'block-device';
+  return 'special';
 }
 
+/** Maps a failed path lookup or open: a missing file gets suggestions, the rest `systemRefusal`. */
 function refusalForErrno(error: unknown, context: ReaderContext, requested: string): Refusal {
   const code = errnoCode(error);
-  switch (code) {
-    case 'ENOENT':
-    case 'ENOTDIR':
-      return new Refusal('not_found', { suggestions: suggestPaths(context.roots, requested) });
-    case 'ELOOP':
-      return new Refusal('unreadable', { reason: 'a loop of symbolic links (ELOOP)' });
-    case 'EACCES':
-    case 'EPERM':
-      return new Refusal('unreadable', { reason: `permission denied (${code})` });
-    case 'ENXIO':
-    case 'ENODEV':
-      return new Refusal('not_regular_file', { type: 'socket or device' });
-    case 'ENAMETOOLONG':
-      return new Refusal('invalid_request', { issues: ['path: a component or the whole path is too long'] });
-    case null:
-    default:
-      return new Refusal('unreadable', { reason: code ?? String(error) });
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return new Refusal('not_found', { suggestions: suggestPaths(context.roots, context.deny, requested) });
   }
+  return systemRefusal(error);
 }

@@ -56,7 +56,8 @@ function readOpened(
   if (sniff.nulAt !== -1) return binaryOrRefuse(context, tools, job, opened, size, sniff.nulAt);
 
   const slicer = new LineSlicer(job.limits, job.render);
-  const decoder = sniff.encoding === 'utf-8' ? null : new TextDecoder(sniff.encoding);
+  // The BOM is skipped by hand, so a second one in the text is kept as text, not eaten.
+  const decoder = sniff.encoding === 'utf-8' ? null : new TextDecoder(sniff.encoding, { ignoreBOM: true });
   const sha = job.sha256 ? createHash('sha256') : null;
   // Most files fit one chunk: hash them in one call instead of a streaming state.
   const whole = read === size && read < CHUNK_BYTES;
@@ -74,7 +75,10 @@ function readOpened(
       if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + nul);
       slicer.push(body);
     } else {
-      slicer.push(Buffer.from(decoder.decode(body, { stream: true }), 'utf8'));
+      const text = decoder.decode(body, { stream: true });
+      const nul = text.indexOf('\0');
+      if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + 2 * nul);
+      slicer.push(Buffer.from(text, 'utf8'));
     }
     position += read;
     const stop = cancelled();
@@ -82,7 +86,11 @@ function readOpened(
     if (position >= size && read < CHUNK_BYTES) break;
     read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, position);
   }
-  if (decoder !== null) slicer.push(Buffer.from(decoder.decode(), 'utf8'));
+  if (decoder !== null) {
+    const rest = decoder.decode();
+    if (rest.includes('\0')) return binaryOrRefuse(context, tools, job, opened, size, position);
+    slicer.push(Buffer.from(rest, 'utf8'));
+  }
   if (xxh !== null) xxh64 = xxh.digest();
   checkUnchanged(opened, position);
 

@@ -22,3 +22,20 @@ export function errnoCode(error: unknown): string | null {
   }
   return null;
 }
+
+/** What a non-regular file is, for `not_regular_file` details; the dialect words it. */
+export type FileType = 'fifo' | 'socket' | 'character-device' | 'block-device' | 'pseudo-file' | 'special';
+
+/**
+ * The refusal for a system error met while opening or reading (permissions, I/O errors, link
+ * loops, leases): `unreadable` with the errno, or `not_regular_file` for device-only errors.
+ * Details carry machine facts only, never a descriptor path. Anything that is not a system
+ * error is rethrown: that is a bug, and the job runner reports it as `internal`.
+ */
+export function systemRefusal(error: unknown): Refusal {
+  const code = errnoCode(error);
+  if (code === null || !code.startsWith('E')) throw error;
+  if (code === 'ENXIO' || code === 'ENODEV') return new Refusal('not_regular_file', { type: 'special' satisfies FileType });
+  if (code === 'ENAMETOOLONG') return new Refusal('invalid_request', { issues: ['path: too long for the file system'] });
+  return new Refusal('unreadable', { errno: code });
+}

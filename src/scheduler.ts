@@ -32,6 +32,8 @@ interface Ticket {
   slot: number;
   /** The batch it runs in, once dispatched. */
   batch: Batch | null;
+  /** Its deadline. */
+  timer: NodeJS.Timeout | undefined;
 }
 
 interface Batch {
@@ -92,25 +94,25 @@ export class Scheduler {
       return Promise.resolve(failure('overloaded', { queued: this.#queued, retryAfterMs }));
     }
     return new Promise<JobOutcome>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
       const onAbort = () => this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
       const ticket: Ticket = {
         job,
         resolve,
         submittedAt: performance.now(),
         cleanup: () => {
-          clearTimeout(timer);
+          clearTimeout(ticket.timer);
           signal?.removeEventListener('abort', onAbort);
         },
         state: 'queued',
         slot: -1,
         batch: null,
+        timer: undefined,
       };
       this.#queue.push(ticket);
       this.#queued++;
       // Listener and timer only once the ticket is queued: each settles it exactly once.
       signal?.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
+      ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
       this.#scheduleDispatch();
     });
   }

@@ -39,9 +39,19 @@ const HAS_PROC_FD = process.platform === 'linux' && fs.existsSync(PROC_FD);
  * the steps are repeated on its target. Elsewhere: `realpath`, check, open with O_NOFOLLOW,
  * then confirm the descriptor's dev/ino still match the checked path.
  */
-export function openChecked(context: ReaderContext, requested: string): OpenedFile {
-  return HAS_PROC_FD ? openThroughHandle(context, requested) : openThroughRealpath(context, requested);
+export function openChecked(context: ReaderContext, requested: string, strategy: OpenStrategy = DEFAULT_STRATEGY): OpenedFile {
+  return strategy === 'handle' ? openThroughHandle(context, requested) : openThroughRealpath(context, requested);
 }
+
+/**
+ * `handle`: the Linux path above. `realpath`: the portable one, best-effort only: a parent
+ * directory swapped for a link between `realpath` and `open` is caught only by the dev/ino
+ * check, and Node offers no `openat` to close that window fully. Exported so that tests run
+ * every sandbox case through both.
+ */
+export type OpenStrategy = 'handle' | 'realpath';
+
+export const DEFAULT_STRATEGY: OpenStrategy = HAS_PROC_FD ? 'handle' : 'realpath';
 
 function openThroughHandle(context: ReaderContext, requested: string): OpenedFile {
   let handle = openOrRefuse(context, requested, requested, O_PATH | O_NOFOLLOW);

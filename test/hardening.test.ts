@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../src/index.js';
+import { writeGeneratedLines } from './support/generated-file.js';
+import { expectReadError } from './support/read-error.js';
+import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+
+// Hostile and malformed inputs found in review, each through the real engine and workers.
+
+let base = '';
+let root = '';
+let engine: Engine;
+
+const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+
+beforeAll(async () => {
+  base = makeTempDir();
+  root = path.join(base, 'root');
+  fs.mkdirSync(root);
+  writeFile(base, 'outside/secret-plans.txt', 'outside\n');
+  fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'linkdir'));
+  writeFile(root, '.env', 'TOKEN=1\n');
+  writeFile(root, '.env.pub', 'TOKEN=2\n');
+  writeFile(root, '.env.example', 'TOKEN=\n');
+  writeFile(root, '.envrc', 'use nix\n');
+  writeFile(root, 'home/.ssh/id_rsa.pub', 'ssh-ed25519 AAAA\n');
+  writeFile(root, 'home/.ssh/id_rsa', 'PRIVATE\n');
+  fs.symlinkSync('nowhere', path.join(root, 'dangling'));
+  writeFile(root, 'utf16-nul.txt', utf16le('text\0more\n'));
+  writeFile(root, 'utf32.txt', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from('a\0\0\0', 'latin1')]));
+  writeFile(root, 'double-bom.txt', utf16le('\ufeffhello\n'));
+  writeFile(root, 'hello.txt', 'hello\n');
+  writeGeneratedLines(path.join(root, 'wide.txt'), 48, () => 'w'.repeat(999_999));
+  engine = await createEngine({ root, threads: 1 });
+});
+
+afterAll(async () => {
+  await engine.close();
+  removeTempDir(base);
+});
+
+describe('suggestions for a missing file', () => {
+  it('offer nothing from a linked directory that leads outside the root', async () => {
+    const error = await expectReadError(engine.read({ path: 'linkdir/secret-plan.txt' }), 'not_found');
+    expect(error.details.suggestions).toEqual([]);
+    expect(error.message).not.toContain('secret-plans');
+  });
+
+  it('never offer a name the deny rules refuse', async () => {
+    // '.env' and '.envrc' are both one edit from '.envr'; only the readable one is offered.
+    const error = await expectReadError(engine.read({ path: '.envr' }), 'not_found');
+    expect(error.details.suggestions).toContain('.envrc');
+    expect(error.details.suggestions).not.toContain('.env');
+  });
+
+  it('never offer the missing name itself (a dangling link)', async () => {
+    const error = await expectReadError(engine.read({ path: 'dangling' }), 'not_found');
+    expect(error.details.suggestions).not.toContain('dangling');
+  });
+});
+
+describe('secret rules', () => {
+  it('let an exception lift only its own rule: .env.pub stays denied', async () => {
+    await expectReadError(engine.read({ path: '.env.pub' }), 'denied');
+  });
+
+  it('serve templates and public keys, and deny the private key beside them', async () => {
+    await expect(engine.read({ path: '.env.example' })).resolves.toMatchObject({ kind: 'text' });
+    await expect(engine.read({ path: 'home/.ssh/id_rsa.pub' })).resolves.toMatchObject({ kind: 'text' });
+    await expectReadError(engine.read({ path: 'home/.ssh/id_rsa' }), 'denied');
+  });
+});
+
+describe('UTF-16 and UTF-32', () => {
+  it('answers binary_file for a UTF-16 file holding U+0000', async () => {
+    await expectReadError(engine.read({ path: 'utf16-nul.txt' }), 'binary_file');
+  });
+
+  it('answers binary_file for UTF-32, which is not decoded', async () => {
+    await expectReadError(engine.read({ path: 'utf32.txt' }), 'binary_file');
+  });
+
+  it('keeps a second byte-order mark as text instead of dropping it', async () => {
+    const result = await engine.read({ path: 'double-bom.txt' });
+    expect(result.kind === 'text' && result.content).toBe('1\t\ufeffhello');
+  });
+});
+
+describe('malformed calls', () => {
+  it('refuses a signal that is not an AbortSignal, and nothing throws later', async () => {
+    const quick = await createEngine({ root, threads: 1, timeoutMs: 30 });
+    try {
+      const call = { signal: { aborted: false } } as unknown as { signal: AbortSignal };
+      await expectReadError(quick.read({ path: 'hello.txt' }, call), 'invalid_request');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await expect(quick.read({ path: 'hello.txt' })).resolves.toMatchObject({ kind: 'text' });
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('refuses a NUL hidden in a file:// URL as %00', async () => {
+    const url = `${pathToFileURL(path.join(root, 'hello.txt')).href}%00.txt`;
+    await expectReadError(engine.read({ path: url }), 'invalid_request');
+  });
+
+  it('refuses a timeoutMs a timer cannot hold, naming the option', async () => {
+    await expect(createEngine({ root, timeoutMs: 2 ** 31 })).rejects.toThrow(/options\.timeoutMs/);
+  });
+
+  it('refuses a maxBinaryBytes larger than base64 can be built for', async () => {
+    await expect(createEngine({ root, maxBinaryBytes: 2 ** 32 })).rejects.toThrow(/options\.maxBinaryBytes/);
+  });
+});
+
+describe('a worker that runs out of memory', () => {
+  it('fails only its own read, and the next read on the same engine succeeds', async () => {
+    const cramped = await createEngine({
+      root,
+      threads: 1,
+      workerHeapMb: 24,
+      maxLineChars: 1_000_000,
+      maxBytes: 64 * 1024 ** 2,
+      maxTokens: 64 * 1024 ** 2,
+    });
+    try {
+      const [wide, small] = await Promise.allSettled([cramped.read({ path: 'wide.txt' }), cramped.read({ path: 'hello.txt' })]);
+      expect(wide.status).toBe('rejected');
+      expect(small.status === 'fulfilled' || (small.status === 'rejected' && small.reason instanceof Error)).toBe(true);
+      await expect(cramped.read({ path: 'hello.txt' })).resolves.toMatchObject({ kind: 'text', content: '1\thello' });
+    } finally {
+      await cramped.close();
+    }
+  });
+});

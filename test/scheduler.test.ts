@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { Scheduler } from '../src/scheduler.js';
+import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type WorkerConfig } from '../src/wire.js';
+
+// The scheduler is driven here by a stand-in for the worker pool, because what these tests
+// watch (the shared cancel flags a worker would poll, a batch that never returns) cannot be
+// produced on demand by real workers: a real worker finishes or fails in its own time. The
+// engine suites cover the same scheduler over real pools.
+
+interface Held {
+  readonly batch: JobBatch;
+  readonly signal: AbortSignal;
+  readonly finish: (outcomes: JobOutcome[]) => void;
+}
+
+function harness(options: { maxQueued?: number; batchSize?: number; maxInFlight?: number } = {}) {
+  const batchSize = options.batchSize ?? 4;
+  const maxInFlight = options.maxInFlight ?? 2;
+  const cancel = new Int32Array(new SharedArrayBuffer(4 * batchSize * maxInFlight));
+  const held: Held[] = [];
+  const scheduler = new Scheduler({
+    maxQueued: options.maxQueued ?? 100,
+    batchSize,
+    maxInFlight,
+    cancel,
+    run: (batch, signal) =>
+      new Promise<JobOutcome[]>((resolve, reject) => {
+        held.push({ batch, signal, finish: resolve });
+        signal.addEventListener('abort', () => reject(new Error('terminated')), { once: true });
+      }),
+  });
+  const config: WorkerConfig = {
+    roots: ['/'],
+    denySecrets: true,
+    deny: [],
+    maxFileBytes: 1,
+    maxBinaryBytes: 1,
+    maxLineChars: 1,
+    renders: [{ format: { numbered: false }, cutMarker: '' }],
+    cancel,
+  };
+  const slotOf = (h: Held, index: number) => decodeJob(h.batch, index, config).slot;
+  return { scheduler, cancel, held, slotOf };
+}
+
+const spec = (path: string): JobSpec => ({
+  path,
+  offset: 1,
+  limit: 10,
+  maxBytes: 1000,
+  maxTokens: 1000,
+  allowBinary: false,
+  sha256: false,
+  deadline: Number.MAX_SAFE_INTEGER,
+  render: 0,
+});
+
+const ok = (path: string): JobOutcome => ({
+  ok: true,
+  value: {
+    kind: 'binary',
+    path,
+    relativePath: path,
+    size: 0,
+    mtimeMs: 0,
+    version: 'v',
+    xxh64: '0000000000000000',
+    data: '',
+    sha256: '',
+  },
+});
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('Scheduler', () => {
+  it('batches reads submitted in the same tick into one task', async () => {
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 1 });
+    const answers = ['a', 'b', 'c'].map((p) => scheduler.submit(spec(p), 10_000));
+    await tick();
+    expect(held).toHaveLength(1);
+    expect(held[0]?.batch.paths).toEqual(['a', 'b', 'c']);
+    held[0]?.finish(['a', 'b', 'c'].map(ok));
+    expect((await Promise.all(answers)).every((outcome) => outcome.ok)).toBe(true);
+  });
+
+  it('sets a running read’s shared flag to aborted when its signal fires', async () => {
+    const { scheduler, cancel, held, slotOf } = harness();
+    const controller = new AbortController();
+    const answer = scheduler.submit(spec('a'), 10_000, controller.signal);
+    await tick();
+    const batch = held[0];
+    if (batch === undefined) throw new Error('no batch was sent');
+    const slot = slotOf(batch, 0);
+    expect(Atomics.load(cancel, slot)).toBe(CANCEL.none);
+    controller.abort();
+    expect(await answer).toMatchObject({ ok: false, code: 'aborted' });
+    expect(Atomics.load(cancel, slot)).toBe(CANCEL.aborted);
+    batch.finish([ok('a')]);
+  });
+
+  it('sets a running read’s shared flag to timeout when its deadline passes', async () => {
+    const { scheduler, cancel, held, slotOf } = harness();
+    const answer = scheduler.submit(spec('a'), 20);
+    await tick();
+    const batch = held[0];
+    if (batch === undefined) throw new Error('no batch was sent');
+    expect(await answer).toMatchObject({ ok: false, code: 'timeout' });
+    expect(Atomics.load(cancel, slotOf(batch, 0))).toBe(CANCEL.timeout);
+    batch.finish([ok('a')]);
+  });
+
+  it('gives no cancel slot to a new read while the batch holding it is still in a worker', async () => {
+    const { scheduler, held, slotOf } = harness({ batchSize: 1, maxInFlight: 1 });
+    const controller = new AbortController();
+    const first = scheduler.submit(spec('a'), 10_000, controller.signal);
+    await tick();
+    controller.abort();
+    await first;
+    const second = scheduler.submit(spec('b'), 10_000);
+    await tick();
+    expect(held).toHaveLength(1);
+    held[0]?.finish([ok('a')]);
+    await tick();
+    expect(held).toHaveLength(2);
+    const [a, b] = held;
+    if (a === undefined || b === undefined) throw new Error('batches missing');
+    expect(slotOf(b, 0)).toBe(slotOf(a, 0));
+    b.finish([ok('b')]);
+    expect(await second).toMatchObject({ ok: true });
+  });
+
+  it('terminates a batch that outlives every read in it, so a stuck worker is replaced', async () => {
+    const { scheduler, held } = harness();
+    const answer = scheduler.submit(spec('a'), 10);
+    await tick();
+    expect(await answer).toMatchObject({ ok: false, code: 'timeout' });
+    const batch = held[0];
+    if (batch === undefined) throw new Error('no batch was sent');
+    expect(batch.signal.aborted).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(batch.signal.aborted).toBe(true);
+  });
+
+  it('answers each of many reads exactly once: run, overloaded or closed', async () => {
+    const { scheduler, held } = harness({ maxQueued: 5, batchSize: 2, maxInFlight: 1 });
+    let answers = 0;
+    const all = Array.from({ length: 20 }, (_, i) =>
+      scheduler.submit(spec(String(i)), 10_000).then((outcome) => {
+        answers++;
+        return outcome;
+      }),
+    );
+    await tick();
+    const closing = scheduler.close(1000);
+    held[0]?.finish(held[0].batch.paths.map(ok));
+    await closing;
+    const outcomes = await Promise.all(all);
+    expect(answers).toBe(20);
+    const codes = outcomes.map((outcome) => (outcome.ok ? 'ok' : outcome.code));
+    expect(codes.filter((code) => code === 'overloaded')).toHaveLength(15);
+    expect(codes.filter((code) => code === 'ok')).toHaveLength(2);
+    expect(codes.filter((code) => code === 'closed')).toHaveLength(3);
+  });
+
+  it('answers reads still in a worker with closed once close() has waited its grace period', async () => {
+    const { scheduler } = harness();
+    const answer = scheduler.submit(spec('a'), 10_000);
+    await tick();
+    await scheduler.close(20);
+    expect(await answer).toMatchObject({ ok: false, code: 'closed' });
+  });
+});

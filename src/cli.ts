@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { createEngine } from './engine.js';
 import { ReadError } from './errors.js';
-import type { EngineOptions } from './options.js';
+import { DEFAULTS, type EngineOptions } from './options.js';
 import type { ReadRequest } from './request.js';
 
 const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--root DIR] [--max-tokens N] [--max-bytes N]
@@ -10,10 +10,10 @@ const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--root DIR] [
 
   PATH            file to read, relative to the root or absolute inside it
   --offset N      first line to show, 1-based (default 1)
-  --limit N       most lines to show (default 2000)
+  --limit N       most lines to show (default ${DEFAULTS.defaultLimit})
   --root DIR      workspace the read is confined to (default: the current directory)
-  --max-tokens N  cap on the estimated tokens of the output (default 25000)
-  --max-bytes N   cap on the bytes of the output (default 262144)
+  --max-tokens N  cap on the estimated tokens of the output (default ${DEFAULTS.maxTokens})
+  --max-bytes N   cap on the bytes of the output (default ${DEFAULTS.maxBytes})
   --json          print the whole result (or error) as JSON
   --sha256        also compute the sha256 of the file
   --allow-binary  return files with NUL bytes as base64 instead of refusing them

@@ -94,11 +94,6 @@ export class LineSlicer {
     this.#overhead = { chars: fixed.length, bytes: Buffer.byteLength(fixed) };
   }
 
-  /** True once the window is complete: the rest of the input only needs counting. */
-  get windowClosed(): boolean {
-    return !this.#windowOpen;
-  }
-
   push(chunk: Buffer): void {
     const n = chunk.length;
     if (n === 0) return;

@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ReadError, createEngine, isReadErrorCode, type Engine, type ReadErrorCode } from '../src/index.js';
 import { fixturePath } from '../fixtures/index.js';
+import { CRAMPED, writeWideFile } from './support/cramped.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { expectReadError, rejectionOf } from './support/read-error.js';
 import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
@@ -42,21 +43,13 @@ beforeAll(async () => {
   fs.symlinkSync('loop-b', path.join(root, 'loop-a'));
   fs.symlinkSync('loop-a', path.join(root, 'loop-b'));
   writeGeneratedLines(path.join(root, 'big.log'), BIG_FILE_LINES, (n) => `line ${String(n).padStart(8, '0')}: ${'.'.repeat(85)}`);
-  // 48 lines of a million characters: rendering them whole needs more heap than 24 MiB.
-  writeGeneratedLines(path.join(root, 'wide.txt'), 48, () => 'w'.repeat(999_999));
+  writeWideFile(root, 'wide.txt');
 
   [engine, small, narrow, cramped] = await Promise.all([
     createEngine({ root, threads: 2 }),
     createEngine({ root, threads: 1, maxFileBytes: 1024 }),
     createEngine({ root, threads: 1, maxQueued: 2 }),
-    createEngine({
-      root,
-      threads: 1,
-      workerHeapMb: 24,
-      maxLineChars: 1_000_000,
-      maxBytes: 64 * 1024 ** 2,
-      maxTokens: 64 * 1024 ** 2,
-    }),
+    createEngine({ root, ...CRAMPED }),
   ]);
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
-import { writeGeneratedLines } from './support/generated-file.js';
+import { CRAMPED, writeWideFile } from './support/cramped.js';
 import { expectReadError } from './support/read-error.js';
 import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   writeFile(root, 'utf32.txt', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from('a\0\0\0', 'latin1')]));
   writeFile(root, 'double-bom.txt', utf16le('\ufeffhello\n'));
   writeFile(root, 'hello.txt', 'hello\n');
-  writeGeneratedLines(path.join(root, 'wide.txt'), 48, () => 'w'.repeat(999_999));
+  writeWideFile(root, 'wide.txt');
   engine = await createEngine({ root, threads: 1 });
 });
 
@@ -117,14 +117,7 @@ describe('malformed calls', () => {
 
 describe('a worker that runs out of memory', () => {
   it('fails only its own read, and the next read on the same engine succeeds', async () => {
-    const cramped = await createEngine({
-      root,
-      threads: 1,
-      workerHeapMb: 24,
-      maxLineChars: 1_000_000,
-      maxBytes: 64 * 1024 ** 2,
-      maxTokens: 64 * 1024 ** 2,
-    });
+    const cramped = await createEngine({ root, ...CRAMPED });
     try {
       const [wide, small] = await Promise.allSettled([cramped.read({ path: 'wide.txt' }), cramped.read({ path: 'hello.txt' })]);
       expect(wide.status).toBe('rejected');

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
 import { CRAMPED, writeWideFile } from './support/cramped.js';
+import { writeGeneratedLines } from './support/generated-file.js';
 import { expectReadError } from './support/read-error.js';
 import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
 
@@ -125,6 +127,53 @@ describe('a worker that runs out of memory', () => {
       await expect(cramped.read({ path: 'hello.txt' })).resolves.toMatchObject({ kind: 'text', content: '1\thello' });
     } finally {
       await cramped.close();
+    }
+  });
+});
+
+describe('kernel and special files', () => {
+  it('refuses /proc pseudo-files even when the root is /', async () => {
+    const everything = await createEngine({ root: '/', threads: 1 });
+    try {
+      const error = await expectReadError(everything.read({ path: 'proc/self/environ' }), 'not_regular_file');
+      expect(error.details.type).toBe('pseudo-file');
+      await expectReadError(everything.read({ path: 'dev/zero' }), 'not_regular_file');
+    } finally {
+      await everything.close();
+    }
+  });
+
+  it('answers not_regular_file for a unix socket', async () => {
+    const socket = path.join(root, 'agent.sock');
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      const error = await expectReadError(engine.read({ path: 'agent.sock' }), 'not_regular_file');
+      expect(error.details.type).toBe('socket');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('a file that shrinks while it is read', () => {
+  it('answers changed_during_read, never a result mixing old and new bytes', async () => {
+    const file = path.join(root, 'shrinking.log');
+    writeGeneratedLines(file, 1_500_000, (n) => `line ${n} ${'-'.repeat(60)}`);
+    const read = engine.read({ path: 'shrinking.log' });
+    // Cut the tail, put it back, cut it again, for as long as the read runs: the file never
+    // settles, so however late the read starts it meets a change.
+    const size = fs.statSync(file).size;
+    let cut = false;
+    const timer = setInterval(() => {
+      cut = !cut;
+      if (cut) fs.truncateSync(file, size - 4096);
+      else fs.appendFileSync(file, '.'.repeat(4096));
+    }, 1);
+    try {
+      await expectReadError(read, 'changed_during_read');
+    } finally {
+      clearInterval(timer);
     }
   });
 });

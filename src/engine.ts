@@ -13,6 +13,13 @@ function inFlightBatches(threads: number): number {
   return threads * 2;
 }
 
+/**
+ * How long a batch may outlive all its reads (answered by abort or timeout) before its worker
+ * is taken for stuck in a system call and the workers are recycled. Healthy workers stop at
+ * the next chunk they poll, within milliseconds; a large base64 read polls only at its end.
+ */
+const STUCK_GRACE_MS = 2000;
+
 /** How long `close()` waits for reads already in workers. */
 const CLOSE_GRACE_MS = 5000;
 
@@ -59,7 +66,9 @@ export class Engine {
       maxQueued: options.maxQueued,
       batchSize: options.batchSize,
       maxInFlight: inFlightBatches(options.threads),
-      run: (batch, signal) => pool.run(batch, signal),
+      run: (batch) => pool.run(batch),
+      recycle: () => pool.recycle(),
+      stuckGraceMs: STUCK_GRACE_MS,
       cancel,
     });
   }
@@ -121,7 +130,7 @@ export class Engine {
   async #read(request: ReadRequest, signal: unknown): Promise<ReadResult> {
     const subject = subjectOf(request);
     if (this.#closing !== null) throw fail('closed', {}, subject);
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    if (signal !== undefined && !isAbortSignal(signal)) {
       throw fail('invalid_request', { issues: ['signal: must be an AbortSignal'] }, subject);
     }
     const parsed = parseRequest(request, this.#options);
@@ -196,6 +205,18 @@ async function destroyWithin(pool: TextPool, ms: number): Promise<void> {
   });
   await Promise.race([pool.destroy(), late]);
   clearTimeout(timer);
+}
+
+/** An AbortSignal, also from another realm or a faithful polyfill (duck-typed, as Node does). */
+function isAbortSignal(value: unknown): value is AbortSignal {
+  if (value instanceof AbortSignal) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<Record<'aborted' | 'addEventListener' | 'removeEventListener', unknown>>;
+  return (
+    typeof candidate.aborted === 'boolean' &&
+    typeof candidate.addEventListener === 'function' &&
+    typeof candidate.removeEventListener === 'function'
+  );
 }
 
 function subjectOf(request: unknown): string {

@@ -16,7 +16,9 @@ export interface EngineOptions {
   workerNice?: number;
   /**
    * Cap on each worker's JavaScript heap (V8 old generation), in MiB. A read that would need
-   * more fails alone with `internal`, and its worker is replaced. Default: V8's own limit.
+   * more fails with `internal` and its worker is replaced; the other reads of its batch are
+   * retried one by one and succeed. Cannot be combined with a process-wide
+   * `--max-old-space-size`. Default: V8's own limit.
    */
   workerHeapMb?: number;
   /** Requests waiting for a worker before new ones are refused with `overloaded`. Default 10 000. */
@@ -105,6 +107,17 @@ function positiveInteger(name: string, value: unknown, fallback: number, min = 1
   return value;
 }
 
+function workerHeap(value: unknown): number | null {
+  if (value === undefined) return null;
+  const heap = positiveInteger('workerHeapMb', value, 0, MIN_WORKER_HEAP_MB);
+  // A process-wide heap flag overrides a worker's resourceLimits (a Node limitation).
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+  if (/--max-old-space-size\b/.test(flags)) {
+    throw new TypeError('options.workerHeapMb cannot take effect: the process was started with --max-old-space-size');
+  }
+  return heap;
+}
+
 function niceIncrement(value: unknown): number {
   if (value === undefined) return DEFAULTS.workerNice;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 19) {
@@ -153,7 +166,7 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     roots: Object.freeze(rootList),
     threads: positiveInteger('threads', options.threads, os.availableParallelism()),
     workerNice: niceIncrement(options.workerNice),
-    workerHeapMb: options.workerHeapMb === undefined ? null : positiveInteger('workerHeapMb', options.workerHeapMb, 0, MIN_WORKER_HEAP_MB),
+    workerHeapMb: workerHeap(options.workerHeapMb),
     maxQueued: positiveInteger('maxQueued', options.maxQueued, DEFAULTS.maxQueued),
     batchSize: positiveInteger('batchSize', options.batchSize, DEFAULTS.batchSize),
     timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, MAX_TIMEOUT_MS),

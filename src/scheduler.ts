@@ -6,8 +6,16 @@ export interface SchedulerOptions {
   readonly batchSize: number;
   /** Pool tasks in flight at once; two per thread keeps every worker busy between tasks. */
   readonly maxInFlight: number;
-  /** Runs a batch in a worker; aborting `signal` must stop that worker (piscina terminates it). */
-  readonly run: (batch: JobBatch, signal: AbortSignal) => Promise<JobOutcome[]>;
+  /** Runs a batch in a worker. */
+  readonly run: (batch: JobBatch) => Promise<JobOutcome[]>;
+  /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */
+  readonly recycle: () => void;
+  /**
+   * How long a batch may go on after all its reads were answered by abort or timeout. Workers
+   * poll cancel flags between chunks, so a healthy one returns soon after; one that has not is
+   * stuck in a system call (a hung network mount) and the workers are recycled.
+   */
+  readonly stuckGraceMs: number;
   /** Cancel flags shared with the workers; at least `maxInFlight * batchSize` slots. */
   readonly cancel: Int32Array;
 }
@@ -34,22 +42,16 @@ interface Ticket {
   batch: Batch | null;
   /** Its deadline. */
   timer: NodeJS.Timeout | undefined;
+  /** Sent again, alone, after its batch's worker died. */
+  retried: boolean;
 }
 
 interface Batch {
-  /** Terminates the worker if the batch outlives every read in it by `STUCK_GRACE_MS`. */
-  readonly controller: AbortController;
   /** Reads of the batch not answered yet. */
   unanswered: number;
+  /** Set once every read was answered by abort or timeout while the batch still runs. */
   stuckTimer: NodeJS.Timeout | undefined;
 }
-
-/**
- * How long a batch may go on after all its reads were answered by abort or timeout. Workers
- * poll cancel flags between chunks, so a healthy one returns within milliseconds; one that has
- * not is stuck in a system call (a hung network mount) and is terminated and replaced.
- */
-const STUCK_GRACE_MS = 2000;
 
 /**
  * Queues reads, sends them to the pool in batches, and guarantees each exactly one answer:
@@ -60,6 +62,9 @@ const STUCK_GRACE_MS = 2000;
 export class Scheduler {
   readonly #options: SchedulerOptions;
   #queue: Ticket[] = [];
+  /** Reads whose batch's worker died, sent again one per batch, before anything else. */
+  #retries: Ticket[] = [];
+  #retryInFlight = false;
   #head = 0;
   #queued = 0;
   #running = 0;
@@ -107,11 +112,12 @@ export class Scheduler {
         slot: -1,
         batch: null,
         timer: undefined,
+        retried: false,
       };
+      // Listener first: if it throws, nothing was queued. Timer last, once the ticket exists.
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(ticket);
       this.#queued++;
-      // Listener and timer only once the ticket is queued: each settles it exactly once.
-      signal?.addEventListener('abort', onAbort, { once: true });
       ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
       this.#scheduleDispatch();
     });
@@ -146,6 +152,8 @@ export class Scheduler {
       const ticket = this.#queue[i];
       if (ticket !== undefined) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     }
+    for (const ticket of this.#retries) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
+    this.#retries = [];
     this.#queue = [];
     this.#head = 0;
     let timer: NodeJS.Timeout | undefined;
@@ -167,7 +175,7 @@ export class Scheduler {
       if (ticket.slot >= 0 && flag !== CANCEL.none) Atomics.store(this.#options.cancel, ticket.slot, flag);
       const batch = ticket.batch;
       if (batch !== null && --batch.unanswered === 0 && flag !== CANCEL.none) {
-        batch.stuckTimer = setTimeout(() => batch.controller.abort(), STUCK_GRACE_MS);
+        batch.stuckTimer = setTimeout(() => this.#options.recycle(), this.#options.stuckGraceMs);
         batch.stuckTimer.unref();
       }
     }
@@ -190,12 +198,36 @@ export class Scheduler {
   #dispatch(): void {
     const { maxInFlight, batchSize } = this.#options;
     while (!this.#closed && this.#batchesInFlight < maxInFlight && this.#queued > 0) {
+      // A retry runs with nothing else in flight, so that if it kills its worker again it
+      // takes no other read with it.
+      if (this.#retryInFlight) return;
+      const retry = this.#retries.shift();
+      if (retry !== undefined) {
+        if (retry.state !== 'queued') continue;
+        if (this.#batchesInFlight > 0) {
+          this.#retries.unshift(retry);
+          return;
+        }
+        this.#retryInFlight = true;
+        this.#send([retry]);
+        continue;
+      }
       const free = maxInFlight - this.#batchesInFlight;
       const size = Math.min(batchSize, Math.ceil(this.#queued / free));
       const tickets = this.#take(size);
       if (tickets.length === 0) break;
       this.#send(tickets);
     }
+  }
+
+  #retry(ticket: Ticket): void {
+    ticket.state = 'queued';
+    ticket.retried = true;
+    ticket.batch = null;
+    ticket.slot = -1;
+    this.#running--;
+    this.#queued++;
+    this.#retries.push(ticket);
   }
 
   #take(size: number): Ticket[] {
@@ -213,7 +245,7 @@ export class Scheduler {
 
   #send(tickets: Ticket[]): void {
     const { cancel } = this.#options;
-    const batch: Batch = { controller: new AbortController(), unanswered: tickets.length, stuckTimer: undefined };
+    const batch: Batch = { unanswered: tickets.length, stuckTimer: undefined };
     const slots = tickets.map((ticket) => {
       this.#inFlight.add(ticket);
       ticket.batch = batch;
@@ -230,10 +262,7 @@ export class Scheduler {
     this.#batchedJobs += tickets.length;
     const started = performance.now();
     const done = this.#options
-      .run(
-        encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1 }))),
-        batch.controller.signal,
-      )
+      .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1 }))))
       .then(
         (outcomes) => {
           tickets.forEach((ticket, index) => {
@@ -241,11 +270,18 @@ export class Scheduler {
           });
         },
         (error: unknown) => {
+          // The worker died (out of memory, stopped), taking every task it held. One read may
+          // be the cause: each is retried once, alone, so only the culprit fails.
           const message = error instanceof Error ? error.message : String(error);
-          for (const ticket of tickets) this.#settle(ticket, failure('internal', { message }), CANCEL.none);
+          for (const ticket of tickets) {
+            if (ticket.state !== 'running') continue;
+            if (ticket.retried) this.#settle(ticket, failure('internal', { message }), CANCEL.none);
+            else this.#retry(ticket);
+          }
         },
       )
       .finally(() => {
+        if (tickets.length === 1 && tickets[0]?.retried === true) this.#retryInFlight = false;
         // A slot is free again only once its worker is done with it, not when its read was answered.
         for (const slot of slots) if (slot >= 0) this.#freeSlots.push(slot);
         for (const ticket of tickets) this.#inFlight.delete(ticket);

@@ -4,8 +4,13 @@ import { Piscina } from 'piscina';
 import { decodeOutcome, type JobBatch, type JobOutcome, type WireOutcome, type WorkerConfig } from './wire.js';
 
 export interface TextPool {
-  /** Aborting `signal` while the batch runs terminates its worker; piscina starts a new one. */
-  run(batch: JobBatch, signal: AbortSignal): Promise<JobOutcome[]>;
+  run(batch: JobBatch): Promise<JobOutcome[]>;
+  /**
+   * Replaces the workers: new batches go to fresh ones, and the old ones are stopped after a
+   * grace period (batches still running on them then fail, and are retried by the
+   * scheduler). For a worker stuck in a system call, which nothing else can reach.
+   */
+  recycle(): void;
   readonly threads: number;
   destroy(): Promise<void>;
 }
@@ -33,26 +38,44 @@ export interface TextPoolOptions {
   readonly heapMb: number | null;
 }
 
+/** How long retired workers may finish what they hold before they are stopped. */
+const RETIRE_GRACE_MS = 2000;
+
 export function createTextPool(config: WorkerConfig, options: TextPoolOptions): TextPool {
   const { threads, nice, heapMb } = options;
-  const pool = new Piscina<JobBatch, WireOutcome[]>({
-    filename: workerFile('text-worker'),
-    name: 'default',
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 60_000,
-    // Two tasks per worker: the next batch already waits in the worker's port when one ends,
-    // so a worker does not idle through the round trip to the main thread (measured: +5%).
-    concurrentTasksPerWorker: 2,
-    // Applied per worker thread through piscina's optional native helper; where that helper
-    // is not installed the workers keep the host's priority.
-    niceIncrement: nice,
-    ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
-    workerData: config,
-  });
+  const start = () =>
+    new Piscina<JobBatch, WireOutcome[]>({
+      filename: workerFile('text-worker'),
+      name: 'default',
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+      // Two tasks per worker: the next batch already waits in the worker's port when one ends,
+      // so a worker does not idle through the round trip to the main thread (measured: +5%).
+      // Piscina gives a second task only to workers whose tasks carry no AbortSignal, which
+      // is why stuck workers are replaced by `recycle`, not by aborting their task.
+      concurrentTasksPerWorker: 2,
+      // Applied per worker thread through piscina's optional native helper; where that helper
+      // is not installed the workers keep the host's priority.
+      niceIncrement: nice,
+      ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
+      workerData: config,
+    });
+  let current = start();
+  const retiring = new Set<Promise<void>>();
   return {
-    run: async (batch, signal) => (await pool.run(batch, { signal })).map(decodeOutcome),
+    run: async (batch) => (await current.run(batch)).map(decodeOutcome),
+    recycle: () => {
+      const old = current;
+      current = start();
+      const stopped = new Promise<void>((resolve) => setTimeout(resolve, RETIRE_GRACE_MS).unref())
+        .then(() => old.destroy())
+        .finally(() => retiring.delete(stopped));
+      retiring.add(stopped);
+    },
     threads,
-    destroy: () => pool.destroy(),
+    destroy: async () => {
+      await Promise.all([current.destroy(), ...retiring]);
+    },
   };
 }

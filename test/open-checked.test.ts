@@ -7,7 +7,7 @@ import { RENDER } from '../src/dialects/readpool.js';
 import { openChecked, type OpenStrategy } from '../src/io/open-checked.js';
 import { createReadTools, readFile, type ReadTools } from '../src/io/read-file.js';
 import { createReaderContext, type ReaderContext } from '../src/io/reader-context.js';
-import { Refusal } from '../src/io/refusal.js';
+import { isSystemError, Refusal, systemRefusal } from '../src/io/refusal.js';
 import type { TextJob } from '../src/wire.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
@@ -144,5 +144,28 @@ describe('readFile cancellation, polled between chunks', () => {
   it('reads to the end when no poll cancels it', () => {
     const result = readFile(context, tools, job('three-mb.log'), () => null);
     expect(result.kind === 'text' && result.totalLines).toBe(30_000);
+  });
+});
+
+describe('systemRefusal', () => {
+  const failing = (action: () => unknown): unknown => {
+    try {
+      action();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('expected the action to throw');
+  };
+
+  it('turns an error from a system call into unreadable with its errno', () => {
+    const error = failing(() => fs.readFileSync(path.join(root, 'dir')));
+    expect(isSystemError(error)).toBe(true);
+    expect(systemRefusal(error)).toMatchObject({ code: 'unreadable', details: { errno: 'EISDIR' } });
+  });
+
+  it('rethrows Node’s own argument errors, which are bugs and must stay internal', () => {
+    const error = failing(() => fs.readSync(-1, Buffer.alloc(1), 0, 5, 0));
+    expect(isSystemError(error)).toBe(false);
+    expect(() => systemRefusal(error)).toThrow(error instanceof Error ? error.message : 'never');
   });
 });

@@ -9,8 +9,8 @@ import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type W
 
 interface Held {
   readonly batch: JobBatch;
-  readonly signal: AbortSignal;
   readonly finish: (outcomes: JobOutcome[]) => void;
+  readonly fail: (error: Error) => void;
 }
 
 function harness(options: { maxQueued?: number; batchSize?: number; maxInFlight?: number } = {}) {
@@ -18,15 +18,19 @@ function harness(options: { maxQueued?: number; batchSize?: number; maxInFlight?
   const maxInFlight = options.maxInFlight ?? 2;
   const cancel = new Int32Array(new SharedArrayBuffer(4 * batchSize * maxInFlight));
   const held: Held[] = [];
+  const recycled = { count: 0 };
   const scheduler = new Scheduler({
     maxQueued: options.maxQueued ?? 100,
     batchSize,
     maxInFlight,
     cancel,
-    run: (batch, signal) =>
+    stuckGraceMs: 50,
+    recycle: () => {
+      recycled.count++;
+    },
+    run: (batch) =>
       new Promise<JobOutcome[]>((resolve, reject) => {
-        held.push({ batch, signal, finish: resolve });
-        signal.addEventListener('abort', () => reject(new Error('terminated')), { once: true });
+        held.push({ batch, finish: resolve, fail: reject });
       }),
   });
   const config: WorkerConfig = {
@@ -40,7 +44,7 @@ function harness(options: { maxQueued?: number; batchSize?: number; maxInFlight?
     cancel,
   };
   const slotOf = (h: Held, index: number) => decodeJob(h.batch, index, config).slot;
-  return { scheduler, cancel, held, slotOf };
+  return { scheduler, cancel, held, slotOf, recycled };
 }
 
 const spec = (path: string): JobSpec => ({
@@ -110,35 +114,61 @@ describe('Scheduler', () => {
   });
 
   it('gives no cancel slot to a new read while the batch holding it is still in a worker', async () => {
-    const { scheduler, held, slotOf } = harness({ batchSize: 1, maxInFlight: 1 });
+    const { scheduler, held, slotOf } = harness({ batchSize: 1, maxInFlight: 2 });
     const controller = new AbortController();
     const first = scheduler.submit(spec('a'), 10_000, controller.signal);
     await tick();
     controller.abort();
-    await first;
+    expect(await first).toMatchObject({ ok: false, code: 'aborted' });
+    // The first read is answered, but its worker still holds the batch and polls its slot.
     const second = scheduler.submit(spec('b'), 10_000);
     await tick();
-    expect(held).toHaveLength(1);
-    held[0]?.finish([ok('a')]);
-    await tick();
-    expect(held).toHaveLength(2);
     const [a, b] = held;
     if (a === undefined || b === undefined) throw new Error('batches missing');
-    expect(slotOf(b, 0)).toBe(slotOf(a, 0));
+    expect(slotOf(b, 0)).not.toBe(slotOf(a, 0));
+    a.finish([ok('a')]);
     b.finish([ok('b')]);
     expect(await second).toMatchObject({ ok: true });
   });
 
-  it('terminates a batch that outlives every read in it, so a stuck worker is replaced', async () => {
-    const { scheduler, held } = harness();
+  it('recycles the workers when a batch outlives every read in it', async () => {
+    const { scheduler, held, recycled } = harness();
     const answer = scheduler.submit(spec('a'), 10);
     await tick();
     expect(await answer).toMatchObject({ ok: false, code: 'timeout' });
-    const batch = held[0];
-    if (batch === undefined) throw new Error('no batch was sent');
-    expect(batch.signal.aborted).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(batch.signal.aborted).toBe(true);
+    expect(held).toHaveLength(1);
+    expect(recycled.count).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(recycled.count).toBe(1);
+  });
+
+  it('does not recycle while a read of the batch is still unanswered', async () => {
+    const { scheduler, held, recycled } = harness({ batchSize: 2, maxInFlight: 1 });
+    const quick = scheduler.submit(spec('a'), 10);
+    const patient = scheduler.submit(spec('b'), 10_000);
+    await tick();
+    expect(held[0]?.batch.paths).toEqual(['a', 'b']);
+    expect(await quick).toMatchObject({ ok: false, code: 'timeout' });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(recycled.count).toBe(0);
+    held[0]?.finish([ok('a'), ok('b')]);
+    expect(await patient).toMatchObject({ ok: true });
+  });
+
+  it('retries each read of a batch whose worker died alone, so only the culprit fails', async () => {
+    const { scheduler, held } = harness({ batchSize: 3, maxInFlight: 1 });
+    const answers = ['a', 'b', 'c'].map((p) => scheduler.submit(spec(p), 10_000));
+    await tick();
+    held[0]?.fail(new Error('Worker terminated due to reaching memory limit'));
+    await tick();
+    held[1]?.finish([ok('a')]);
+    await tick();
+    held[2]?.fail(new Error('Worker terminated due to reaching memory limit'));
+    await tick();
+    held[3]?.finish([ok('c')]);
+    const outcomes = await Promise.all(answers);
+    expect(outcomes.map((o) => (o.ok ? 'ok' : o.code))).toEqual(['ok', 'internal', 'ok']);
+    expect(held.slice(1).map((h) => h.batch.paths)).toEqual([['a'], ['b'], ['c']]);
   });
 
   it('answers each of many reads exactly once: run, overloaded or closed', async () => {

@@ -6,7 +6,7 @@ import { workerData } from 'piscina';
 import xxhash from 'xxhash-wasm';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { createReadTools, readFile } from '../src/io/read-file.js';
-import { Refusal, errnoCode, systemRefusal } from '../src/io/refusal.js';
+import { isSystemError, Refusal, systemRefusal } from '../src/io/refusal.js';
 import {
   CANCEL,
   decodeJob,
@@ -42,11 +42,6 @@ function runJob(job: TextJob): JobOutcome {
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, code: 'internal', details: { message } };
   }
-}
-
-/** An error from a system call (EIO, EACCES, EAGAIN on a leased file, ...), not a bug. */
-function isSystemError(error: unknown): boolean {
-  return errnoCode(error)?.startsWith('E') === true;
 }
 
 export default function runBatch(batch: JobBatch): WireOutcome[] {

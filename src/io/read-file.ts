@@ -77,7 +77,8 @@ function readOpened(
     } else {
       const text = decoder.decode(body, { stream: true });
       const nul = text.indexOf('\0');
-      if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + 2 * nul);
+      // Byte offset in the file: the chunk's, past the BOM on the first chunk, 2 bytes a unit.
+      if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + (position === 0 ? sniff.bomBytes : 0) + 2 * nul);
       slicer.push(Buffer.from(text, 'utf8'));
     }
     position += read;

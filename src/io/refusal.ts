@@ -33,9 +33,18 @@ export type FileType = 'fifo' | 'socket' | 'character-device' | 'block-device' |
  * error is rethrown: that is a bug, and the job runner reports it as `internal`.
  */
 export function systemRefusal(error: unknown): Refusal {
-  const code = errnoCode(error);
-  if (code === null || !code.startsWith('E')) throw error;
+  if (!isSystemError(error)) throw error;
+  const code = errnoCode(error) ?? 'EIO';
   if (code === 'ENXIO' || code === 'ENODEV') return new Refusal('not_regular_file', { type: 'special' satisfies FileType });
   if (code === 'ENAMETOOLONG') return new Refusal('invalid_request', { issues: ['path: too long for the file system'] });
   return new Refusal('unreadable', { errno: code });
+}
+
+/**
+ * True for an error a system call returned (`EACCES`, `EIO`, ...), false for Node's own
+ * argument and state errors (`ERR_OUT_OF_RANGE`, ...), which are bugs and must stay `internal`.
+ */
+export function isSystemError(error: unknown): boolean {
+  const code = errnoCode(error);
+  return code !== null && /^E[A-Z0-9]+$/.test(code);
 }

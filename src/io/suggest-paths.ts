@@ -18,19 +18,36 @@ export function suggestPaths(roots: readonly string[], deny: DenyMatcher, reques
   let missing = path.basename(requested);
   let directory = path.dirname(requested);
   for (;;) {
-    if (findRoot(roots, directory) === null) return [];
+    const root = findRoot(roots, directory);
+    if (root === null) return [];
     const real = realDirectory(directory);
-    const root = real === null ? null : findRoot(roots, real);
-    if (real !== null && root === null) return [];
     const names = real === null ? null : listNames(real);
-    if (names !== null && root !== null && real !== null) {
-      const candidates = names.filter((name) => name !== missing && deny(relativeTo(root, path.join(real, name))) === null);
-      return rankSimilarNames(missing, candidates).map((name) => relativeTo(root, path.join(real, name)));
+    if (real !== null && names !== null) {
+      // A directory whose real place is outside the roots offers nothing.
+      if (findRoot(roots, real) === null) return [];
+      const ranked = rankSimilarNames(missing, names.filter((name) => name !== missing), 8);
+      // Each offer is the path as the caller would send it, and only if reading it could work.
+      return ranked
+        .filter((name) => isReadablePlace(roots, deny, path.join(real, name)))
+        .slice(0, 3)
+        .map((name) => relativeTo(root, path.join(directory, name)));
     }
-    if (roots.includes(directory)) return [];
+    if (directory === root) return [];
     missing = path.basename(directory);
     directory = path.dirname(directory);
   }
+}
+
+/** The entry's real place is inside a root and no deny rule refuses it. */
+function isReadablePlace(roots: readonly string[], deny: DenyMatcher, entry: string): boolean {
+  let real: string;
+  try {
+    real = fs.realpathSync.native(entry);
+  } catch {
+    return false;
+  }
+  const root = findRoot(roots, real);
+  return root !== null && deny(relativeTo(root, real)) === null;
 }
 
 function realDirectory(directory: string): string | null {

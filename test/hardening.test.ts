@@ -30,6 +30,9 @@ beforeAll(async () => {
   writeFile(root, 'home/.ssh/id_rsa.pub', 'ssh-ed25519 AAAA\n');
   writeFile(root, 'home/.ssh/id_rsa', 'PRIVATE\n');
   fs.symlinkSync('nowhere', path.join(root, 'dangling'));
+  fs.symlinkSync('.env', path.join(root, 'env-link.txt'));
+  fs.symlinkSync('/etc/hostname', path.join(root, 'host-link.txt'));
+  writeFile(root, 'env-notes.txt', 'notes\n');
   writeFile(root, 'utf16-nul.txt', utf16le('text\0more\n'));
   writeFile(root, 'utf32.txt', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from('a\0\0\0', 'latin1')]));
   writeFile(root, 'double-bom.txt', utf16le('\ufeffhello\n'));
@@ -55,6 +58,20 @@ describe('suggestions for a missing file', () => {
     const error = await expectReadError(engine.read({ path: '.envr' }), 'not_found');
     expect(error.details.suggestions).toContain('.envrc');
     expect(error.details.suggestions).not.toContain('.env');
+  });
+
+  it('never offer a link whose target is denied or outside the root', async () => {
+    const error = await expectReadError(engine.read({ path: 'env-link.tx' }), 'not_found');
+    expect(error.details.suggestions).not.toContain('env-link.txt');
+    const outside = await expectReadError(engine.read({ path: 'host-link.tx' }), 'not_found');
+    expect(outside.details.suggestions).not.toContain('host-link.txt');
+  });
+
+  it('offer paths as the caller would send them, through an in-root linked directory', async () => {
+    writeFile(root, 'real-dir/notes.md', 'n\n');
+    fs.symlinkSync('real-dir', path.join(root, 'alias-dir'));
+    const error = await expectReadError(engine.read({ path: 'alias-dir/note.md' }), 'not_found');
+    expect(error.details.suggestions).toContain('alias-dir/notes.md');
   });
 
   it('never offer the missing name itself (a dangling link)', async () => {

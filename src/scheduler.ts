@@ -47,6 +47,8 @@ interface Ticket {
 }
 
 interface Batch {
+  /** A lone retry after a worker died: nothing else is sent while it runs. */
+  readonly retry: boolean;
   /** Reads of the batch not answered yet. */
   unanswered: number;
   /** Set once every read was answered by abort or timeout while the batch still runs. */
@@ -209,7 +211,7 @@ export class Scheduler {
           return;
         }
         this.#retryInFlight = true;
-        this.#send([retry]);
+        this.#send([retry], { retry: true });
         continue;
       }
       const free = maxInFlight - this.#batchesInFlight;
@@ -243,9 +245,9 @@ export class Scheduler {
     return tickets;
   }
 
-  #send(tickets: Ticket[]): void {
+  #send(tickets: Ticket[], { retry }: { retry: boolean } = { retry: false }): void {
     const { cancel } = this.#options;
-    const batch: Batch = { unanswered: tickets.length, stuckTimer: undefined };
+    const batch: Batch = { retry, unanswered: tickets.length, stuckTimer: undefined };
     const slots = tickets.map((ticket) => {
       this.#inFlight.add(ticket);
       ticket.batch = batch;
@@ -281,7 +283,7 @@ export class Scheduler {
         },
       )
       .finally(() => {
-        if (tickets.length === 1 && tickets[0]?.retried === true) this.#retryInFlight = false;
+        if (batch.retry) this.#retryInFlight = false;
         // A slot is free again only once its worker is done with it, not when its read was answered.
         for (const slot of slots) if (slot >= 0) this.#freeSlots.push(slot);
         for (const ticket of tickets) this.#inFlight.delete(ticket);

@@ -122,6 +122,9 @@ function binaryOrRefuse(
   size: number,
   nulAt: number,
 ): BinaryPayload {
+  // A NUL can be a writer's work in progress (a file extended while read shows zeros): a file
+  // that changed is reported as such, never as binary.
+  checkStable(opened);
   const tooLarge = size > context.maxBinaryBytes;
   if (tooLarge && job.allowBinary) {
     throw new Refusal('file_too_large', { size, limit: context.maxBinaryBytes, limitName: 'maxBinaryBytes' });
@@ -157,16 +160,20 @@ function hashSha256(bytes: Buffer): string {
 
 /** The file must look the same after the read as before it, and have the size it claimed. */
 function checkUnchanged(opened: OpenedFile, bytesRead: number): void {
+  const after = checkStable(opened);
+  if (BigInt(bytesRead) !== opened.stat.size) {
+    throw new Refusal('changed_during_read', { sizeBefore: Number(opened.stat.size), sizeAfter: Number(after.size) });
+  }
+}
+
+/** Refuses with `changed_during_read` when size, mtime or ctime moved since the open. */
+function checkStable(opened: OpenedFile): fs.BigIntStats {
   const before = opened.stat;
   const after = fs.fstatSync(opened.fd, { bigint: true });
-  if (
-    BigInt(bytesRead) !== before.size ||
-    after.size !== before.size ||
-    after.mtimeNs !== before.mtimeNs ||
-    after.ctimeNs !== before.ctimeNs
-  ) {
+  if (after.size !== before.size || after.mtimeNs !== before.mtimeNs || after.ctimeNs !== before.ctimeNs) {
     throw new Refusal('changed_during_read', { sizeBefore: Number(before.size), sizeAfter: Number(after.size) });
   }
+  return after;
 }
 
 function facts(opened: OpenedFile, size: number, xxh64: bigint) {

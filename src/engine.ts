@@ -139,7 +139,11 @@ export class Engine {
     if (!located.ok) throw fail(located.code, located.details, subject);
     const job = this.#job(parsed.request, located.absolute);
     const outcome = await this.#scheduler.submit(job, parsed.request.timeoutMs, signal);
-    if (!outcome.ok) throw fail(outcome.code, outcome.details, subject);
+    if (!outcome.ok) {
+      // A worker that meets the deadline first knows the time, not the budget: add it.
+      const details = outcome.code === 'timeout' ? { ...outcome.details, timeoutMs: parsed.request.timeoutMs } : outcome.details;
+      throw fail(outcome.code, details, subject);
+    }
     return this.#result(outcome.value, parsed.request);
   }
 

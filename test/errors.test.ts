@@ -9,7 +9,7 @@ import { fixturePath } from '../fixtures/index.js';
 import { CRAMPED, writeWideFile } from './support/cramped.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { expectReadError, rejectionOf } from './support/read-error.js';
-import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
 const CODES = Object.keys(ERROR_CODES).filter(isReadErrorCode);
 /** Words of an instruction: every message must tell a model what to do next. */
@@ -28,9 +28,7 @@ let narrow: Engine;
 let cramped: Engine;
 
 beforeAll(async () => {
-  base = makeTempDir();
-  root = path.join(base, 'root');
-  fs.mkdirSync(root);
+  ({ base, root } = makeWorkspace());
   writeFile(base, 'outside.txt', 'outside the root\n');
   writeFile(root, 'hello.txt', 'hello\n');
   writeFile(root, 'config.json', '{ "name": "readpool" }\n');

@@ -7,7 +7,7 @@ import { createEngine, type Engine } from '../src/index.js';
 import { CRAMPED, writeWideFile } from './support/cramped.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { expectReadError } from './support/read-error.js';
-import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
 // Hostile and malformed inputs found in review, each through the real engine and workers.
 
@@ -18,9 +18,7 @@ let engine: Engine;
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 
 beforeAll(async () => {
-  base = makeTempDir();
-  root = path.join(base, 'root');
-  fs.mkdirSync(root);
+  ({ base, root } = makeWorkspace());
   writeFile(base, 'outside/secret-plans.txt', 'outside\n');
   fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'linkdir'));
   writeFile(root, '.env', 'TOKEN=1\n');

@@ -10,7 +10,7 @@ import { createReaderContext, type ReaderContext } from '../src/io/reader-contex
 import { isSystemError, Refusal, systemRefusal } from '../src/io/refusal.js';
 import type { TextJob } from '../src/wire.js';
 import { writeGeneratedLines } from './support/generated-file.js';
-import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
 // The worker's half of the sandbox, called directly (no pool) so that both open strategies
 // meet every hostile case: the Linux O_PATH handle and the portable realpath fallback.
@@ -21,9 +21,7 @@ let context: ReaderContext;
 let tools: ReadTools;
 
 beforeAll(async () => {
-  base = makeTempDir();
-  root = path.join(base, 'root');
-  fs.mkdirSync(root);
+  ({ base, root } = makeWorkspace());
   writeFile(base, 'outside/secret.txt', 'outside\n');
   writeFile(root, 'inside.txt', 'inside\n');
   writeFile(root, '.env', 'TOKEN=1\n');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type ReadErrorCode, type ReadResult } from '../src/index.js';
 import { fixturePath } from '../fixtures/index.js';
 import { expectReadError } from './support/read-error.js';
-import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
 /** Written into every file the engine must refuse; no answer may ever contain it. */
 const SECRET = `secret-${randomUUID()}`;
@@ -34,9 +34,7 @@ beforeAll(async () => {
   //   root/          the workspace
   //   root-evil/     a sibling whose name starts with the root's name
   //   outside/       everything a link must not reach
-  base = makeTempDir();
-  root = path.join(base, 'root');
-  fs.mkdirSync(root);
+  ({ base, root } = makeWorkspace());
   writeFile(base, 'outside/secret.txt', SECRET);
   writeFile(base, 'root-evil/secret.txt', SECRET);
 

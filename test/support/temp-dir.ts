@@ -18,3 +18,14 @@ export function writeFile(root: string, relative: string, content: string | Uint
   fs.writeFileSync(file, content);
   return file;
 }
+
+/**
+ * A fresh temp dir `base` holding an empty workspace `base/root`: the root a suite's engine is
+ * confined to, with `base` left for files that must lie outside it.
+ */
+export function makeWorkspace(): { base: string; root: string } {
+  const base = makeTempDir();
+  const root = path.join(base, 'root');
+  fs.mkdirSync(root);
+  return { base, root };
+}

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/.corpus/', 'bench/.data/', 'coverage/'] },
+  { ignores: ['.scratch/', 'dist/', 'node_modules/', 'bench/.corpus/', 'bench/.data/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

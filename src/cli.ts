@@ -86,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
     const result = await engine.read(request);
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else if (result.kind === 'binary') process.stdout.write(`${result.data}\n`);
+    else if (result.kind === 'unchanged') process.stdout.write(`${result.stub}\n`);
     else {
       const parts = [result.content, result.notice].filter((part) => part !== null && part !== '');
       process.stdout.write(parts.length > 0 ? `${parts.join('\n\n')}\n` : '');

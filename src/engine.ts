@@ -1,12 +1,16 @@
-import { describeError, describeWindow, RENDER } from './dialects/readpool.js';
+import fs from 'node:fs';
+import { LRUCache } from 'lru-cache';
+import { FactsCache, seekHint } from './cache/file-facts.js';
+import { SessionLedger, type ReadMark } from './cache/sessions.js';
+import { describeChange, describeError, describeStub, describeWindow, RENDER } from './dialects/readpool.js';
 import { ReadError, type ErrorDetails, type ReadErrorCode } from './errors.js';
 import { resolveOptions, type EngineOptions, type ResolvedOptions } from './options.js';
 import { parseRequest, type ParsedRequest, type ReadRequest } from './request.js';
-import type { ReadResult, TextResult } from './result.js';
+import type { ReadResult, TextResult, UnchangedResult } from './result.js';
 import { Sandbox } from './sandbox.js';
 import { Scheduler, type SchedulerStats } from './scheduler.js';
 import { createTextPool, type TextPool } from './text-pool.js';
-import type { FilePayload, JobSpec, TextPayload } from './wire.js';
+import type { FilePayload, JobOutcome, JobSpec, SeekHint, TextPayload } from './wire.js';
 
 /** Pool tasks in flight: two per thread, so a worker's next batch is already waiting for it. */
 function inFlightBatches(threads: number): number {
@@ -26,6 +30,32 @@ const CLOSE_GRACE_MS = 5000;
 /** Index of the native dialect's render spec in `WorkerConfig.renders`. */
 const NATIVE_RENDER = 0;
 
+/** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
+const FACTS_BYTES = 32 * 1024 * 1024;
+
+/** What a seek-hinted read is charged against `maxQueuedBytes`: about a page, not the file. */
+const SEEK_COST_BYTES = 4 * 1024 * 1024;
+
+/** Cache layers, as counted by `stats().cache`. */
+interface CacheCounters {
+  resultHits: number;
+  resultMisses: number;
+  stubHits: number;
+  singleFlightJoins: number;
+  lineIndexHits: number;
+  hashHits: number;
+}
+
+/** Identical work in flight, shared by every caller that asks for it while it runs. */
+interface Flight {
+  readonly promise: Promise<JobOutcome>;
+  readonly controller: AbortController;
+  waiters: number;
+  /** Set once every waiter left (aborted or timed out): the work is cancelled, not joined. */
+  abandoned: boolean;
+  /** The result built once from the outcome, shared by all waiters. */
+  result: ReadResult | null;
+}
 export interface CallOptions {
   /** Cancels the read: a queued read is dropped, a running one stops at its next chunk. */
   readonly signal?: AbortSignal;
@@ -36,10 +66,37 @@ export type ReadSettled =
   | { readonly ok: true; readonly request: ReadRequest; readonly result: ReadResult }
   | { readonly ok: false; readonly request: ReadRequest; readonly error: ReadError };
 
+/** What `lastRead` reports: when a session read a file, which version and content, which lines. */
+export type LastRead = Readonly<ReadMark>;
+
+/** The answer of `checkUnchanged`, for a host's edit tool deciding whether a write is stale. */
+export interface UnchangedCheck {
+  readonly unchanged: boolean;
+  /**
+   * `same_version`: not written since the read. `same_content`: written (touched, checked out)
+   * but byte-identical. `modified`, `deleted`: changed since the read. `not_read`: the session
+   * holds no read of this file (never read, forgotten, or evicted).
+   */
+  readonly reason: 'same_version' | 'same_content' | 'modified' | 'deleted' | 'not_read';
+  /** For a model: what changed and what to do before writing. Null when unchanged. */
+  readonly message: string | null;
+  readonly lastRead: LastRead | null;
+}
+
+export interface CacheStats {
+  readonly result: { readonly hits: number; readonly misses: number; readonly entries: number; readonly bytes: number };
+  readonly stub: { readonly hits: number };
+  readonly singleFlight: { readonly joins: number; readonly inFlight: number };
+  readonly lineIndex: { readonly hits: number; readonly versions: number; readonly bytes: number };
+  readonly hash: { readonly hits: number };
+  readonly sessions: { readonly sessions: number; readonly entries: number };
+}
+
 export interface EngineStats extends SchedulerStats {
   readonly threads: number;
   readonly roots: readonly string[];
   readonly answered: number;
+  readonly cache: CacheStats;
   /** Errors answered so far, by code. */
   readonly errors: Readonly<Partial<Record<ReadErrorCode, number>>>;
   readonly closed: boolean;
@@ -54,6 +111,18 @@ export class Engine {
   readonly #pool: TextPool;
   readonly #scheduler: Scheduler;
   readonly #errors: Partial<Record<ReadErrorCode, number>> = {};
+  readonly #results: LRUCache<string, ReadResult> | null;
+  readonly #facts = new FactsCache(FACTS_BYTES);
+  readonly #flights = new Map<string, Flight>();
+  readonly #sessions: SessionLedger;
+  readonly #counters: CacheCounters = {
+    resultHits: 0,
+    resultMisses: 0,
+    stubHits: 0,
+    singleFlightJoins: 0,
+    lineIndexHits: 0,
+    hashHits: 0,
+  };
   #answered = 0;
   #closing: Promise<void> | null = null;
 
@@ -62,8 +131,14 @@ export class Engine {
     this.#options = options;
     this.#sandbox = sandbox;
     this.#pool = pool;
+    this.#results =
+      options.cacheBytes === 0
+        ? null
+        : new LRUCache<string, ReadResult>({ maxSize: options.cacheBytes, sizeCalculation: resultBytes });
+    this.#sessions = new SessionLedger({ maxSessions: options.maxSessions, maxEntries: options.maxSessionEntries });
     this.#scheduler = new Scheduler({
       maxQueued: options.maxQueued,
+      maxQueuedBytes: options.maxQueuedBytes,
       batchSize: options.batchSize,
       maxInFlight: inFlightBatches(options.threads),
       run: (batch) => pool.run(batch),
@@ -107,12 +182,81 @@ export class Engine {
     );
   }
 
+  /**
+   * Forgets what a session has read, so its next reads return content, never an `unchanged`
+   * stub. Call it when the session's context was compacted or reset. True if it held anything.
+   */
+  forgetSession(session: string): boolean {
+    return this.#sessions.forget(session);
+  }
+
+  /**
+   * The session's last read of `path` (as the session would pass it to `read`): when, which
+   * version and content hash, which lines. Null when it holds none. For a host's edit tool.
+   */
+  lastRead(session: string, path: string): LastRead | null {
+    const located = this.#sandbox.locate(path);
+    if (!located.ok) return null;
+    return this.#sessions.last(session, located.absolute) ?? null;
+  }
+
+  /**
+   * Has `path` changed since `session` last read it? By version first (no read at all), then by
+   * content hash, so a touch or an identical rewrite is not a change. With `sha256`, compares the
+   * file's current sha256 to that instead (the digest of the content a model saw). A host's edit
+   * tool refuses a stale write with `message`, which says what changed and what to do.
+   */
+  async checkUnchanged(session: string, path: string, expect: { readonly sha256?: string } = {}): Promise<UnchangedCheck> {
+    const located = this.#sandbox.locate(path);
+    const mark = located.ok ? (this.#sessions.last(session, located.absolute) ?? null) : null;
+    const stat = located.ok ? statFile(located.absolute) : null;
+    const version = stat === null ? null : versionKey(stat);
+    const answer = (unchanged: boolean, reason: UnchangedCheck['reason']): UnchangedCheck => ({
+      unchanged,
+      reason,
+      message: unchanged ? null : describeChange(reason, path, mark, stat === null ? null : Number(stat.size)),
+      lastRead: mark,
+    });
+    if (expect.sha256 === undefined && mark === null) return answer(false, 'not_read');
+    if (stat === null || version === null) return answer(false, mark === null && expect.sha256 === undefined ? 'not_read' : 'deleted');
+    if (expect.sha256 === undefined && mark?.version === version) return answer(true, 'same_version');
+    const wanted = expect.sha256 ?? mark?.sha256 ?? null;
+    const known = this.#facts.get(version);
+    let current = wanted !== null ? known?.sha256 : known?.xxh64;
+    if (current !== undefined && current !== null) this.#counters.hashHits++;
+    else {
+      try {
+        const result = await this.#read({ path, limit: 1, ...(wanted !== null ? { hash: 'sha256' as const } : {}) }, undefined);
+        current = result.kind === 'unchanged' ? null : wanted !== null ? result.sha256 : result.xxh64;
+      } catch (error) {
+        if (error instanceof ReadError && error.code === 'not_found') return answer(false, 'deleted');
+        throw error;
+      }
+    }
+    const same = current !== null && current === (wanted ?? mark?.xxh64);
+    return answer(same, same ? 'same_content' : 'modified');
+  }
+
   stats(): EngineStats {
+    const c = this.#counters;
     return {
       ...this.#scheduler.stats(),
       threads: this.#pool.threads,
       roots: this.#sandbox.roots,
       answered: this.#answered,
+      cache: {
+        result: {
+          hits: c.resultHits,
+          misses: c.resultMisses,
+          entries: this.#results?.size ?? 0,
+          bytes: this.#results?.calculatedSize ?? 0,
+        },
+        stub: { hits: c.stubHits },
+        singleFlight: { joins: c.singleFlightJoins, inFlight: this.#flights.size },
+        lineIndex: { hits: c.lineIndexHits, versions: this.#facts.size, bytes: this.#facts.bytes },
+        hash: { hits: c.hashHits },
+        sessions: this.#sessions.stats(),
+      },
       errors: { ...this.#errors },
       closed: this.#closing !== null,
     };
@@ -133,24 +277,152 @@ export class Engine {
     if (signal !== undefined && !isAbortSignal(signal)) {
       throw fail('invalid_request', { issues: ['signal: must be an AbortSignal'] }, subject);
     }
+    if (signal?.aborted === true) throw fail('aborted', { stage: 'queued' }, subject);
     const parsed = parseRequest(request, this.#options);
     if (!parsed.ok) throw fail('invalid_request', { issues: parsed.issues }, subject);
-    const located = this.#sandbox.locate(parsed.request.path);
+    const req = parsed.request;
+    const located = this.#sandbox.locate(req.path);
     if (!located.ok) throw fail(located.code, located.details, subject);
-    const job = this.#job(parsed.request, located.absolute);
-    const outcome = await this.#scheduler.submit(job, parsed.request.timeoutMs, signal);
-    if (!outcome.ok) {
-      // A worker that meets the deadline first knows the time, not the budget: add it.
-      const details = outcome.code === 'timeout' ? { ...outcome.details, timeoutMs: parsed.request.timeoutMs } : outcome.details;
-      throw fail(outcome.code, details, subject);
+    const absolute = located.absolute;
+    // One stat on this thread keys every cache by the file's current version. Anything that is
+    // not a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
+    // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
+    const stat = statFile(absolute);
+    if (stat === null) return this.#settled(await this.#scheduler.submit(this.#job(req, absolute, null), req.timeoutMs, signal, req.session ?? ''), req, subject);
+    const version = versionKey(stat);
+    const range = rangeOf(req);
+    const session = req.session;
+    const held = session === null || req.fresh ? undefined : this.#sessions.range(session, absolute, range);
+    if (held !== undefined) {
+      if (held.version === version) return this.#stub(held, 'same_version');
+      const known = this.#facts.get(version);
+      if (known !== undefined && known.xxh64 === held.xxh64) {
+        this.#counters.hashHits++;
+        held.version = version;
+        return this.#stub(held, 'same_content');
+      }
     }
-    return this.#result(outcome.value, parsed.request);
+    const key = `${version}|${shapeOf(req)}`;
+    let result = this.#results?.get(key);
+    if (result !== undefined) this.#counters.resultHits++;
+    else result = await this.#shared(key, req, absolute, version, Number(stat.size), signal, subject);
+    if (session === null || result.kind === 'unchanged') return result;
+    if (held !== undefined && result.xxh64 !== null && result.xxh64 === held.xxh64) {
+      held.version = result.version;
+      return this.#stub(held, 'same_content');
+    }
+    this.#sessions.record(session, absolute, range, markOf(result));
+    return result;
   }
 
-  #job(request: ParsedRequest, absolute: string): JobSpec {
+  /** Answers from a read's outcome, or throws its error. */
+  #settled(outcome: JobOutcome, req: ParsedRequest, subject: string): ReadResult {
+    if (!outcome.ok) {
+      // A worker that meets the deadline first knows the time, not the budget: add it.
+      const details = outcome.code === 'timeout' ? { ...outcome.details, timeoutMs: req.timeoutMs } : outcome.details;
+      throw fail(outcome.code, details, subject);
+    }
+    return this.#result(outcome.value, req);
+  }
+
+  /**
+   * The result for `key`, read once however many callers ask for it at the same time. Each
+   * caller keeps its own deadline and signal; the work is cancelled only when all have left.
+   */
+  async #shared(
+    key: string,
+    req: ParsedRequest,
+    absolute: string,
+    version: string,
+    size: number,
+    signal: AbortSignal | undefined,
+    subject: string,
+  ): Promise<ReadResult> {
+    let flight = this.#flights.get(key);
+    if (flight !== undefined) this.#counters.singleFlightJoins++;
+    else {
+      this.#counters.resultMisses++;
+      flight = this.#start(key, req, absolute, version, size);
+    }
+    const outcome = await this.#join(flight, key, req.timeoutMs, signal);
+    if (!outcome.ok) return this.#settled(outcome, req, subject);
+    flight.result ??= this.#result(outcome.value, req);
+    return flight.result;
+  }
+
+  #start(key: string, req: ParsedRequest, absolute: string, version: string, size: number): Flight {
+    const known = req.sha256 ? undefined : this.#facts.get(version);
+    const seek = known === undefined ? null : seekHint(version, known, req.offset);
+    if (seek !== null) this.#counters.lineIndexHits++;
+    const job = this.#job(req, absolute, seek);
+    const controller = new AbortController();
+    const cost = seek === null ? size : Math.min(size, SEEK_COST_BYTES);
+    // The shared work runs to the engine's own deadline; each waiter enforces its own.
+    const promise = this.#scheduler.submit(job, this.#options.timeoutMs, controller.signal, req.session ?? '', cost);
+    const flight: Flight = { promise, controller, waiters: 0, abandoned: false, result: null };
+    this.#flights.set(key, flight);
+    void promise.then((outcome) => {
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+      if (!outcome.ok) return;
+      const payload = outcome.value;
+      if (payload.kind === 'text') this.#facts.learn(payload);
+      // Keyed by the version the worker read, which may be newer than the one stat saw.
+      flight.result ??= this.#result(payload, req);
+      this.#results?.set(`${payload.version}|${shapeOf(req)}`, flight.result);
+    });
+    return flight;
+  }
+
+  /** Waits for a flight with this caller's own deadline and signal. */
+  #join(flight: Flight, key: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<JobOutcome> {
+    if (signal?.aborted === true) return Promise.resolve({ ok: false, code: 'aborted', details: { stage: 'queued' } });
+    flight.waiters++;
+    return new Promise<JobOutcome>((resolve) => {
+      let done = false;
+      const finish = (outcome: JobOutcome) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      const leave = (outcome: JobOutcome) => {
+        if (done) return;
+        finish(outcome);
+        if (--flight.waiters === 0) {
+          flight.abandoned = true;
+          if (this.#flights.get(key) === flight) this.#flights.delete(key);
+          flight.controller.abort();
+        }
+      };
+      const onAbort = () => leave({ ok: false, code: 'aborted', details: { stage: 'queued' } });
+      const timer = setTimeout(() => leave({ ok: false, code: 'timeout', details: { timeoutMs } }), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      void flight.promise.then(finish);
+    });
+  }
+
+  #stub(mark: ReadMark, reason: UnchangedResult['reason']): UnchangedResult {
+    this.#counters.stubHits++;
+    return {
+      kind: 'unchanged',
+      reason,
+      path: mark.path,
+      relativePath: mark.relativePath,
+      stub: describeStub(mark),
+      startLine: mark.startLine,
+      endLine: mark.endLine,
+      totalLines: mark.totalLines,
+      version: mark.version,
+      xxh64: mark.xxh64,
+      readAt: mark.readAt,
+    };
+  }
+
+  #job(request: ParsedRequest, absolute: string, seek: { hint: SeekHint; offset: number } | null): JobSpec {
     return {
       path: absolute,
-      offset: request.offset,
+      offset: seek?.offset ?? request.offset,
       limit: request.limit,
       maxBytes: request.maxBytes,
       maxTokens: request.maxTokens,
@@ -158,13 +430,61 @@ export class Engine {
       sha256: request.sha256,
       deadline: Date.now() + request.timeoutMs,
       render: NATIVE_RENDER,
+      hint: seek?.hint ?? null,
     };
   }
 
   #result(payload: FilePayload, request: ParsedRequest): ReadResult {
-    if (payload.kind === 'binary') return payload;
+    if (payload.kind === 'binary') return Object.freeze(payload);
     return textResult(payload, request, this.#options);
   }
+}
+
+/** The file's stat when it is a regular file this thread may key caches by, else null. */
+function statFile(absolute: string): fs.BigIntStats | null {
+  try {
+    const stat = fs.statSync(absolute, { bigint: true, throwIfNoEntry: false });
+    return stat?.isFile() === true ? stat : null;
+  } catch {
+    return null;
+  }
+}
+
+function versionKey(stat: fs.BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/** The lines a request asks for: what an unchanged-file stub stands for. */
+function rangeOf(req: ParsedRequest): string {
+  return `${req.offset}:${req.limit}:${NATIVE_RENDER}`;
+}
+
+/** Everything that shapes a result besides the file: the result cache's key with the version. */
+function shapeOf(req: ParsedRequest): string {
+  return `${req.offset}:${req.limit}:${req.maxBytes}:${req.maxTokens}:${req.allowBinary ? 1 : 0}${req.sha256 ? 1 : 0}:${NATIVE_RENDER}`;
+}
+
+/** Bytes a cached result holds: its strings (two bytes a character at most) and the object. */
+function resultBytes(result: ReadResult): number {
+  const body = result.kind === 'binary' ? result.data.length : result.kind === 'text' ? result.content.length * 2 + (result.notice?.length ?? 0) * 2 : 0;
+  return 512 + body + result.path.length * 4;
+}
+
+function markOf(result: Exclude<ReadResult, UnchangedResult>): ReadMark {
+  const text = result.kind === 'text';
+  return {
+    path: result.path,
+    relativePath: result.relativePath,
+    readAt: Date.now(),
+    version: result.version,
+    size: result.size,
+    xxh64: result.xxh64,
+    sha256: result.sha256,
+    startLine: text ? result.startLine : 1,
+    endLine: text ? result.endLine : 0,
+    totalLines: text ? result.totalLines : null,
+    complete: !text || (result.cutLines === 0 && (result.truncated === false || result.truncated.reason === 'lines')),
+  };
 }
 
 function textResult(payload: TextPayload, request: ParsedRequest, options: ResolvedOptions): TextResult {
@@ -174,8 +494,9 @@ function textResult(payload: TextPayload, request: ParsedRequest, options: Resol
     maxTokens: request.maxTokens,
     maxLineChars: options.maxLineChars,
   });
-  // Built field by field: object rest/spread is measurably slow on this hot path.
-  return {
+  // Built field by field: object rest/spread is measurably slow on this hot path. Frozen,
+  // because the result cache hands the same object to every caller.
+  return Object.freeze({
     kind: 'text',
     path: payload.path,
     relativePath: payload.relativePath,
@@ -183,7 +504,7 @@ function textResult(payload: TextPayload, request: ParsedRequest, options: Resol
     startLine: payload.startLine,
     endLine: payload.endLine,
     totalLines: payload.totalLines,
-    truncated: payload.stop === null ? false : { reason: payload.stop, nextOffset: payload.endLine + 1 },
+    truncated: payload.stop === null ? false : Object.freeze({ reason: payload.stop, nextOffset: payload.endLine + 1 }),
     notice,
     cutLines: payload.cutLines,
     encoding: payload.encoding,
@@ -194,7 +515,7 @@ function textResult(payload: TextPayload, request: ParsedRequest, options: Resol
     version: payload.version,
     xxh64: payload.xxh64,
     sha256: payload.sha256,
-  };
+  });
 }
 
 /**

@@ -23,6 +23,17 @@ export interface EngineOptions {
   workerHeapMb?: number;
   /** Requests waiting for a worker before new ones are refused with `overloaded`. Default 10 000. */
   maxQueued?: number;
+  /**
+   * Bytes of files (by size) queued or being read before new reads are refused with
+   * `overloaded`; a read alone is always admitted. Default 2 GiB.
+   */
+  maxQueuedBytes?: number;
+  /** Memory for results shared between callers, in bytes; 0 turns the result cache off. Default 64 MiB. */
+  cacheBytes?: number;
+  /** Sessions whose reads are remembered (stubs, read ledger); least recently active forgotten first. Default 512. */
+  maxSessions?: number;
+  /** Reads remembered per session, least recent forgotten first. Default 1024. */
+  maxSessionEntries?: number;
   /** Most reads sent to a worker in one task; batching amortises the thread hop. Default 32. */
   batchSize?: number;
   /** Deadline of a read, queue time included, in milliseconds. Default 30 000. */
@@ -54,6 +65,10 @@ export interface ResolvedOptions {
   readonly workerNice: number;
   readonly workerHeapMb: number | null;
   readonly maxQueued: number;
+  readonly maxQueuedBytes: number;
+  readonly cacheBytes: number;
+  readonly maxSessions: number;
+  readonly maxSessionEntries: number;
   readonly batchSize: number;
   readonly timeoutMs: number;
   readonly defaultLimit: number;
@@ -70,6 +85,10 @@ export interface ResolvedOptions {
 export const DEFAULTS = Object.freeze({
   workerNice: 10,
   maxQueued: 10_000,
+  maxQueuedBytes: 2 * 1024 ** 3,
+  cacheBytes: 64 * 1024 ** 2,
+  maxSessions: 512,
+  maxSessionEntries: 1024,
   batchSize: 32,
   timeoutMs: 30_000,
   defaultLimit: 2000,
@@ -94,6 +113,9 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 export const MAX_OUTPUT_BYTES = 64 * 1024 ** 2;
 export const MAX_BINARY_BYTES = 256 * 1024 ** 2;
 export const MAX_LINE_CHARS = 1_000_000;
+export const MAX_CACHE_BYTES = 16 * 1024 ** 3;
+/** Session counts beyond this would hold more marks than any host needs. */
+export const MAX_SESSION_COUNT = 1_000_000;
 /** A worker needs this much heap just to start. */
 export const MIN_WORKER_HEAP_MB = 16;
 
@@ -168,6 +190,10 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     workerNice: niceIncrement(options.workerNice),
     workerHeapMb: workerHeap(options.workerHeapMb),
     maxQueued: positiveInteger('maxQueued', options.maxQueued, DEFAULTS.maxQueued),
+    maxQueuedBytes: positiveInteger('maxQueuedBytes', options.maxQueuedBytes, DEFAULTS.maxQueuedBytes),
+    cacheBytes: positiveInteger('cacheBytes', options.cacheBytes, DEFAULTS.cacheBytes, 0, MAX_CACHE_BYTES),
+    maxSessions: positiveInteger('maxSessions', options.maxSessions, DEFAULTS.maxSessions, 1, MAX_SESSION_COUNT),
+    maxSessionEntries: positiveInteger('maxSessionEntries', options.maxSessionEntries, DEFAULTS.maxSessionEntries, 1, MAX_SESSION_COUNT),
     batchSize: positiveInteger('batchSize', options.batchSize, DEFAULTS.batchSize),
     timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, MAX_TIMEOUT_MS),
     defaultLimit: positiveInteger('defaultLimit', options.defaultLimit, DEFAULTS.defaultLimit),

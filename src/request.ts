@@ -5,9 +5,16 @@ const wholeNumber = (min: number) => z.number().int().min(min).max(Number.MAX_SA
 
 const schema = z.strictObject({
   path: z.string(),
-  offset: wholeNumber(1).optional(),
+  offset: z
+    .number()
+    .int()
+    .min(-Number.MAX_SAFE_INTEGER)
+    .max(Number.MAX_SAFE_INTEGER)
+    .refine((offset) => offset !== 0, 'must not be 0: lines are numbered from 1, and a negative offset counts from the end (-1 is the last line)')
+    .optional(),
   limit: wholeNumber(1).optional(),
   session: z.string().min(1).max(256).optional(),
+  fresh: z.boolean().optional(),
   allowBinary: z.boolean().optional(),
   hash: z.literal('sha256').optional(),
   maxBytes: wholeNumber(MIN_MAX_BYTES).optional(),
@@ -26,9 +33,12 @@ export type ReadRequest = z.input<typeof schema>;
 /** A request after validation, with the engine's defaults and caps applied. */
 export interface ParsedRequest {
   readonly path: string;
+  /** 1-based line; negative counts from the end (-1 is the last line). */
   readonly offset: number;
   readonly limit: number;
   readonly session: string | null;
+  /** Skip the unchanged-file stub: the caller needs the content again. */
+  readonly fresh: boolean;
   readonly allowBinary: boolean;
   readonly sha256: boolean;
   readonly maxBytes: number;
@@ -55,6 +65,7 @@ export function parseRequest(input: unknown, options: ResolvedOptions): ParseOut
       offset: request.offset ?? 1,
       limit: request.limit ?? options.defaultLimit,
       session: request.session ?? null,
+      fresh: request.fresh ?? false,
       allowBinary: request.allowBinary ?? false,
       sha256: request.hash === 'sha256',
       maxBytes: Math.min(request.maxBytes ?? options.maxBytes, options.maxBytes),

@@ -3,6 +3,11 @@ import { CANCEL, encodeBatch, type JobBatch, type JobOutcome, type JobSpec } fro
 
 export interface SchedulerOptions {
   readonly maxQueued: number;
+  /**
+   * Bytes of files queued or running (from their sizes) before new reads are refused with
+   * `overloaded`. A read alone is always admitted, however large.
+   */
+  readonly maxQueuedBytes: number;
   readonly batchSize: number;
   /** Pool tasks in flight at once; two per thread keeps every worker busy between tasks. */
   readonly maxInFlight: number;
@@ -20,18 +25,50 @@ export interface SchedulerOptions {
   readonly cancel: Int32Array;
 }
 
+/** A percentile summary of a histogram, in milliseconds. */
+export interface LatencySummary {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
 export interface SchedulerStats {
   readonly queued: number;
   readonly running: number;
+  /** Bytes of files queued or running, the measure admission is bounded by. */
+  readonly bytesAdmitted: number;
+  /** Sessions with reads waiting (each is a lane, served round-robin). */
+  readonly lanes: number;
+  /** The deepest lanes: session (`''` for reads without one) and reads waiting. */
+  readonly deepestLanes: readonly { readonly session: string; readonly queued: number }[];
   readonly batchesInFlight: number;
   readonly batches: number;
   readonly meanBatchSize: number;
   /** Milliseconds from submit to answer, over every answered request. */
-  readonly latencyMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  readonly latencyMs: LatencySummary;
+  /** Milliseconds from submit until sent to a worker. */
+  readonly waitMs: LatencySummary;
+  /** Milliseconds from sent to a worker until answered by it. */
+  readonly runMs: LatencySummary;
+}
+
+/** Reads of at least this many bytes go to a worker alone, never delaying a batch of small ones. */
+export const SOLO_READ_BYTES = 8 * 1024 * 1024;
+
+/** The reads one session has waiting, in order. */
+interface Lane {
+  readonly session: string;
+  tickets: Ticket[];
+  head: number;
 }
 
 interface Ticket {
   readonly job: JobSpec;
+  readonly lane: string;
+  /** Bytes this read may scan, counted against `maxQueuedBytes`. */
+  readonly cost: number;
+  /** When it was sent to a worker. */
+  sentAt: number;
   readonly resolve: (outcome: JobOutcome) => void;
   readonly submittedAt: number;
   readonly cleanup: () => void;
@@ -63,11 +100,15 @@ interface Batch {
  */
 export class Scheduler {
   readonly #options: SchedulerOptions;
-  #queue: Ticket[] = [];
+  /** Waiting reads by session. */
+  readonly #lanes = new Map<string, Lane>();
+  /** Lanes with reads waiting, visited round-robin from `#turn`. */
+  #ring: Lane[] = [];
+  #turn = 0;
+  #bytes = 0;
   /** Reads whose batch's worker died, sent again one per batch, before anything else. */
   #retries: Ticket[] = [];
   #retryInFlight = false;
-  #head = 0;
   #queued = 0;
   #running = 0;
   #batchesInFlight = 0;
@@ -79,6 +120,8 @@ export class Scheduler {
   /** Tickets of the batches in workers (settled ones included until their batch returns). */
   readonly #inFlight = new Set<Ticket>();
   readonly #latency: RecordableHistogram = createHistogram();
+  readonly #wait: RecordableHistogram = createHistogram();
+  readonly #run: RecordableHistogram = createHistogram();
   /** Moving average of a job's time in a worker, for the `overloaded` retry hint. */
   #jobMs = 1;
 
@@ -93,17 +136,26 @@ export class Scheduler {
     this.#freeSlots = Array.from({ length: options.cancel.length }, (_, i) => i);
   }
 
-  submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome> {
+  /**
+   * Queues a read in its session's lane. `cost` is the bytes it may scan (the file's size, or
+   * less when a line index lets it seek), bounded in total by `maxQueuedBytes`.
+   */
+  submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal, lane = '', cost = 0): Promise<JobOutcome> {
     if (this.#closed) return Promise.resolve(failure('closed', {}));
     if (signal?.aborted === true) return Promise.resolve(failure('aborted', { stage: 'queued' }));
-    if (this.#queued >= this.#options.maxQueued) {
+    const overBytes = this.#bytes > 0 && this.#bytes + cost > this.#options.maxQueuedBytes;
+    if (this.#queued >= this.#options.maxQueued || overBytes) {
       const retryAfterMs = Math.min(5000, Math.max(50, Math.round((this.#queued * this.#jobMs) / this.#options.maxInFlight)));
-      return Promise.resolve(failure('overloaded', { queued: this.#queued, retryAfterMs }));
+      return Promise.resolve(failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs }));
     }
+    this.#bytes += cost;
     return new Promise<JobOutcome>((resolve) => {
       const onAbort = () => this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
       const ticket: Ticket = {
         job,
+        lane,
+        cost,
+        sentAt: 0,
         resolve,
         submittedAt: performance.now(),
         cleanup: () => {
@@ -118,7 +170,7 @@ export class Scheduler {
       };
       // Listener first: if it throws, nothing was queued. Timer last, once the ticket exists.
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#queue.push(ticket);
+      this.#enqueue(ticket);
       this.#queued++;
       ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
       this.#scheduleDispatch();
@@ -126,20 +178,22 @@ export class Scheduler {
   }
 
   stats(): SchedulerStats {
-    const ms = (ns: number) => Math.round(ns / 1e3) / 1e3;
-    const h = this.#latency;
-    const answered = h.count > 0;
+    const deepest = this.#ring
+      .map((lane) => ({ session: lane.session, queued: lane.tickets.length - lane.head }))
+      .sort((a, b) => b.queued - a.queued)
+      .slice(0, 5);
     return {
       queued: this.#queued,
       running: this.#running,
+      bytesAdmitted: this.#bytes,
+      lanes: this.#ring.length,
+      deepestLanes: deepest,
       batchesInFlight: this.#batchesInFlight,
       batches: this.#batches,
       meanBatchSize: this.#batches === 0 ? 0 : this.#batchedJobs / this.#batches,
-      latencyMs: {
-        p50: answered ? ms(h.percentile(50)) : 0,
-        p99: answered ? ms(h.percentile(99)) : 0,
-        max: answered ? ms(h.max) : 0,
-      },
+      latencyMs: summarise(this.#latency),
+      waitMs: summarise(this.#wait),
+      runMs: summarise(this.#run),
     };
   }
 
@@ -150,14 +204,16 @@ export class Scheduler {
    */
   async close(graceMs: number): Promise<void> {
     this.#closed = true;
-    for (let i = this.#head; i < this.#queue.length; i++) {
-      const ticket = this.#queue[i];
-      if (ticket !== undefined) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
+    for (const lane of this.#ring) {
+      for (let i = lane.head; i < lane.tickets.length; i++) {
+        const ticket = lane.tickets[i];
+        if (ticket !== undefined) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
+      }
     }
     for (const ticket of this.#retries) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     this.#retries = [];
-    this.#queue = [];
-    this.#head = 0;
+    this.#ring = [];
+    this.#lanes.clear();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), graceMs);
@@ -171,8 +227,10 @@ export class Scheduler {
 
   #settle(ticket: Ticket, outcome: JobOutcome, flag: number): void {
     if (ticket.state === 'settled') return;
+    this.#bytes -= ticket.cost;
     if (ticket.state === 'queued') this.#queued--;
     else {
+      if (flag === CANCEL.none) this.#run.record(nanos(performance.now() - ticket.sentAt));
       this.#running--;
       if (ticket.slot >= 0 && flag !== CANCEL.none) Atomics.store(this.#options.cancel, ticket.slot, flag);
       const batch = ticket.batch;
@@ -183,7 +241,7 @@ export class Scheduler {
     }
     ticket.state = 'settled';
     ticket.cleanup();
-    this.#latency.record(Math.max(1, Math.round((performance.now() - ticket.submittedAt) * 1e6)));
+    this.#latency.record(nanos(performance.now() - ticket.submittedAt));
     ticket.resolve(outcome);
   }
 
@@ -215,7 +273,10 @@ export class Scheduler {
         continue;
       }
       const free = maxInFlight - this.#batchesInFlight;
-      const size = Math.min(batchSize, Math.ceil(this.#queued / free));
+      // With several sessions waiting, smaller batches: a session's next read then waits
+      // behind less of another's work (measured by the bench's fairness scenario).
+      const cap = this.#ring.length > 1 ? Math.max(4, batchSize >> 2) : batchSize;
+      const size = Math.min(cap, Math.ceil(this.#queued / free));
       const tickets = this.#take(size);
       if (tickets.length === 0) break;
       this.#send(tickets);
@@ -232,17 +293,54 @@ export class Scheduler {
     this.#retries.push(ticket);
   }
 
+  #enqueue(ticket: Ticket): void {
+    let lane = this.#lanes.get(ticket.lane);
+    if (lane === undefined) {
+      lane = { session: ticket.lane, tickets: [], head: 0 };
+      this.#lanes.set(ticket.lane, lane);
+      this.#ring.push(lane);
+    }
+    lane.tickets.push(ticket);
+  }
+
+  /**
+   * Takes up to `size` waiting reads, one per lane per turn, so one session's ten thousand
+   * reads cannot starve another's one. A read of `SOLO_READ_BYTES` or more goes alone.
+   */
   #take(size: number): Ticket[] {
     const tickets: Ticket[] = [];
-    while (tickets.length < size && this.#head < this.#queue.length) {
-      const ticket = this.#queue[this.#head++];
-      if (ticket !== undefined && ticket.state === 'queued') tickets.push(ticket);
-    }
-    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
+    while (tickets.length < size && this.#ring.length > 0) {
+      if (this.#turn >= this.#ring.length) this.#turn = 0;
+      const lane = this.#ring[this.#turn];
+      if (lane === undefined) break;
+      let ticket = lane.tickets[lane.head];
+      while (ticket !== undefined && ticket.state !== 'queued') ticket = lane.tickets[++lane.head];
+      if (ticket === undefined) {
+        this.#dropLane(lane);
+        continue;
+      }
+      const solo = ticket.cost >= SOLO_READ_BYTES;
+      if (solo && tickets.length > 0) break;
+      lane.head++;
+      tickets.push(ticket);
+      if (lane.head >= lane.tickets.length) this.#dropLane(lane);
+      else {
+        if (lane.head > 1024 && lane.head * 2 > lane.tickets.length) {
+          lane.tickets = lane.tickets.slice(lane.head);
+          lane.head = 0;
+        }
+        this.#turn++;
+      }
+      if (solo) break;
     }
     return tickets;
+  }
+
+  /** Removes a lane with nothing left from the ring; the next lane takes its turn. */
+  #dropLane(lane: Lane): void {
+    this.#lanes.delete(lane.session);
+    const at = this.#ring.indexOf(lane);
+    if (at >= 0) this.#ring.splice(at, 1);
   }
 
   #send(tickets: Ticket[], { retry }: { retry: boolean } = { retry: false }): void {
@@ -253,6 +351,8 @@ export class Scheduler {
       ticket.batch = batch;
       const slot = this.#freeSlots.pop() ?? -1;
       if (slot >= 0) Atomics.store(cancel, slot, CANCEL.none);
+      ticket.sentAt = performance.now();
+      this.#wait.record(nanos(ticket.sentAt - ticket.submittedAt));
       ticket.state = 'running';
       ticket.slot = slot;
       return slot;
@@ -295,6 +395,16 @@ export class Scheduler {
       });
     this.#drained.add(done);
   }
+}
+
+function nanos(ms: number): number {
+  return Math.max(1, Math.round(ms * 1e6));
+}
+
+function summarise(h: RecordableHistogram): LatencySummary {
+  if (h.count === 0) return { p50: 0, p99: 0, max: 0 };
+  const ms = (ns: number) => Math.round(ns / 1e3) / 1e3;
+  return { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) };
 }
 
 function failure(code: Extract<JobOutcome, { ok: false }>['code'], details: Readonly<Record<string, unknown>>): JobOutcome {

@@ -27,6 +27,20 @@ export interface WorkerConfig {
   readonly cancel: Int32Array;
 }
 
+/**
+ * What the main thread knows of a file version from an earlier full scan, so that a worker
+ * reading the same version can seek instead of rescanning. Ignored unless the version matches.
+ */
+export interface SeekHint {
+  readonly version: string;
+  /** A known line start at or before the wanted line: its number and byte offset. */
+  readonly line: number;
+  readonly byte: number;
+  readonly totalLines: number;
+  readonly xxh64: string;
+  readonly bom: boolean;
+}
+
 /** One read as the main thread asks for it. */
 export interface JobSpec {
   /** Absolute path, lexically inside a canonical root (not yet resolved through links). */
@@ -41,6 +55,7 @@ export interface JobSpec {
   readonly deadline: number;
   /** Index into `WorkerConfig.renders`. */
   readonly render: number;
+  readonly hint: SeekHint | null;
 }
 
 /** A spec on its way to a worker, with the cancel slot it was given. */
@@ -59,6 +74,7 @@ export interface TextJob {
   readonly deadline: number;
   /** Index of this read's flag in `WorkerConfig.cancel`. */
   readonly slot: number;
+  readonly hint: SeekHint | null;
 }
 
 /** Values of a job's cancel flag, set by the main thread and polled by the worker. */
@@ -72,6 +88,8 @@ export const CANCEL = { none: 0, aborted: 1, timeout: 2 } as const;
 export interface JobBatch {
   readonly paths: readonly string[];
   readonly params: Float64Array;
+  /** Present only when some job has a seek hint (large files), so small batches stay lean. */
+  readonly hints?: readonly (SeekHint | null)[];
 }
 
 const PARAMS = 8;
@@ -91,7 +109,8 @@ export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
     params[at + 6] = spec.render;
     params[at + 7] = slot;
   });
-  return { paths: jobs.map(({ spec }) => spec.path), params };
+  const paths = jobs.map(({ spec }) => spec.path);
+  return jobs.some(({ spec }) => spec.hint !== null) ? { paths, params, hints: jobs.map(({ spec }) => spec.hint) } : { paths, params };
 }
 
 export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): TextJob {
@@ -114,6 +133,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     sha256: (flags & FLAG_SHA256) !== 0,
     deadline: p[at + 5] ?? 0,
     slot: p[at + 7] ?? 0,
+    hint: batch.hints?.[i] ?? null,
   };
 }
 
@@ -126,26 +146,37 @@ export interface FileFacts {
   readonly mtimeMs: number;
   /** `dev:ino:size:mtimeNs:ctimeNs`: changes whenever the file may have changed. */
   readonly version: string;
-  /** xxh64 of every byte of the file, 16 hex digits. */
-  readonly xxh64: string;
+  /**
+   * xxh64 of every byte of the file, 16 hex digits; null only for a tail read of a large file
+   * that was never scanned whole.
+   */
+  readonly xxh64: string | null;
 }
 
 export interface TextPayload extends FileFacts {
   readonly kind: 'text';
   readonly content: string;
+  /** Negative (counted from the end, -1 the last line) for a tail read whose total is unknown. */
   readonly startLine: number;
   readonly endLine: number;
-  readonly totalLines: number;
+  /** Exact, or null for a tail read of a large file that was never scanned whole. */
+  readonly totalLines: number | null;
   readonly stop: StopReason | null;
   readonly cutLines: number;
   readonly encoding: TextEncoding;
   readonly bom: boolean;
   readonly lineEnding: LineEnding;
   readonly sha256: string | null;
+  /**
+   * Sparse line index of a large UTF-8 file scanned whole: `[line, byte, ...]` pairs. Kept by
+   * the main thread (not part of a result) to turn the next read of this version into a seek.
+   */
+  readonly index: Float64Array | null;
 }
 
 export interface BinaryPayload extends FileFacts {
   readonly kind: 'binary';
+  readonly xxh64: string;
   readonly data: string;
   readonly sha256: string;
 }
@@ -165,17 +196,18 @@ export type WireOutcome =
       size: number,
       mtimeMs: number,
       version: string,
-      xxh64: string,
+      xxh64: string | null,
       content: string,
       startLine: number,
       endLine: number,
-      totalLines: number,
+      totalLines: number | null,
       stop: StopReason | null,
       cutLines: number,
       encoding: TextEncoding,
       bom: boolean,
       lineEnding: LineEnding,
       sha256: string | null,
+      index: Float64Array | null,
     ]
   | readonly [kind: 1, path: string, relativePath: string, size: number, mtimeMs: number, version: string, xxh64: string, data: string, sha256: string]
   | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>];
@@ -186,7 +218,7 @@ export function encodeOutcome(outcome: JobOutcome): WireOutcome {
   if (v.kind === 'binary') return [1, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.data, v.sha256];
   return [
     0, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.content, v.startLine, v.endLine,
-    v.totalLines, v.stop, v.cutLines, v.encoding, v.bom, v.lineEnding, v.sha256,
+    v.totalLines, v.stop, v.cutLines, v.encoding, v.bom, v.lineEnding, v.sha256, v.index,
   ];
 }
 
@@ -199,12 +231,12 @@ export function decodeOutcome(wire: WireOutcome): JobOutcome {
       return { ok: true, value: { kind: 'binary', path, relativePath, size, mtimeMs, version, xxh64, data, sha256 } };
     }
     case 0: {
-      const [, path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stop, cutLines, encoding, bom, lineEnding, sha256] = wire;
+      const [, path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stop, cutLines, encoding, bom, lineEnding, sha256, index] = wire;
       return {
         ok: true,
         value: {
           kind: 'text', path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine,
-          totalLines, stop, cutLines, encoding, bom, lineEnding, sha256,
+          totalLines, stop, cutLines, encoding, bom, lineEnding, sha256, index,
         },
       };
     }

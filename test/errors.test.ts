@@ -71,9 +71,12 @@ async function readWhileAppending(): Promise<ReadError> {
   }
 }
 
-/** Fires 50 reads in one tick at the engine that queues at most 2. */
+/**
+ * Fires 50 reads in one tick at the engine that queues at most 2. Each asks for a different
+ * limit: identical reads would share one piece of work (single flight) and queue only once.
+ */
 async function flood(): Promise<PromiseSettledResult<unknown>[]> {
-  const reads = Array.from({ length: 50 }, () => narrow.read({ path: 'hello.txt' }));
+  const reads = Array.from({ length: 50 }, (_, i) => narrow.read({ path: 'hello.txt', limit: 1000 + i }));
   return Promise.allSettled(reads);
 }
 
@@ -253,8 +256,10 @@ describe('scheduling errors', () => {
   });
 
   it('answers queued reads with closed when close() is called, and lets running ones finish', async () => {
-    const closing = await createEngine({ root, threads: 1, batchSize: 1 });
-    const reads = Promise.allSettled(Array.from({ length: 20 }, () => closing.read({ path: 'big.log' })));
+    // Twenty scans of big.log exceed the default byte admission (2 GiB): raise it, this test is about close().
+    const closing = await createEngine({ root, threads: 1, batchSize: 1, maxQueuedBytes: 2 ** 40 });
+    // Distinct requests (by limit), since identical ones would share one piece of work.
+    const reads = Promise.allSettled(Array.from({ length: 20 }, (_, i) => closing.read({ path: 'big.log', limit: 1000 + i })));
     await nextTurn();
     const { queued, running } = closing.stats();
     expect(queued + running).toBe(20);

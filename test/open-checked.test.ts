@@ -118,6 +118,7 @@ describe('readFile cancellation, polled between chunks', () => {
     render: RENDER,
     allowBinary: false,
     sha256: false,
+    hint: null,
     deadline: Number.MAX_SAFE_INTEGER,
     slot: 0,
   });

@@ -13,7 +13,7 @@ interface Held {
   readonly fail: (error: Error) => void;
 }
 
-function harness(options: { maxQueued?: number; batchSize?: number; maxInFlight?: number } = {}) {
+function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number } = {}) {
   const batchSize = options.batchSize ?? 4;
   const maxInFlight = options.maxInFlight ?? 2;
   const cancel = new Int32Array(new SharedArrayBuffer(4 * batchSize * maxInFlight));
@@ -21,6 +21,7 @@ function harness(options: { maxQueued?: number; batchSize?: number; maxInFlight?
   const recycled = { count: 0 };
   const scheduler = new Scheduler({
     maxQueued: options.maxQueued ?? 100,
+    maxQueuedBytes: options.maxQueuedBytes ?? 1e12,
     batchSize,
     maxInFlight,
     cancel,
@@ -53,6 +54,7 @@ const spec = (path: string): JobSpec => ({
   limit: 10,
   maxBytes: 1000,
   maxTokens: 1000,
+  hint: null,
   allowBinary: false,
   sha256: false,
   deadline: Number.MAX_SAFE_INTEGER,

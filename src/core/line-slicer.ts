@@ -17,6 +17,20 @@ export interface SliceLimits {
 
 export type StopReason = 'lines' | 'bytes' | 'tokens';
 
+/** Where the slicer starts and what it records besides the window. */
+export interface SliceStart {
+  /** Number of the line the first pushed byte belongs to (a seek lands on a line start). Default 1. */
+  readonly firstLine?: number;
+  /**
+   * Record a sparse line index: the byte offset of a line start every this many lines (0: none).
+   * Needs `push(chunk, at)` with the chunk's file offset.
+   */
+  readonly indexEvery?: number;
+}
+
+/** Line starts recorded while scanning: `[line, byte, line, byte, ...]`, ascending. */
+export type LineIndexPairs = number[];
+
 export interface LineEndingCounts {
   lf: number;
   crlf: number;
@@ -29,13 +43,18 @@ export interface SliceResult {
   readonly startLine: number;
   /** Last line shown; `startLine - 1` when none is. */
   readonly endLine: number;
-  /** Exact count of lines in the input: breaks, plus one for a final unterminated line. */
+  /**
+   * Exact count of lines in the input: breaks, plus one for a final unterminated line (counted
+   * from `firstLine`). When the caller stopped early, the total it passed to `end`.
+   */
   readonly totalLines: number;
   /** Why lines after `endLine` were left out, or null when the window reached the end. */
   readonly stop: StopReason | null;
   /** How many shown lines were cut at `maxLineChars` or to fit the budget. */
   readonly cutLines: number;
   readonly endings: Readonly<LineEndingCounts>;
+  /** Line starts recorded with `indexEvery`, or null. */
+  readonly index: LineIndexPairs | null;
 }
 
 const LF = 0x0a;
@@ -85,8 +104,18 @@ export class LineSlicer {
   #nextLF = -1;
   #nextCR = -1;
 
-  constructor(limits: SliceLimits, render: RenderSpec) {
+  /** File offset of the current chunk's first byte (only kept when indexing). */
+  #base = 0;
+  readonly #indexEvery: number;
+  readonly #index: LineIndexPairs | null;
+  #nextIndexLine = 0;
+
+  constructor(limits: SliceLimits, render: RenderSpec, start: SliceStart = {}) {
     this.#limits = limits;
+    this.#line = start.firstLine ?? 1;
+    this.#indexEvery = start.indexEvery ?? 0;
+    this.#index = this.#indexEvery > 0 ? [] : null;
+    this.#nextIndexLine = this.#line + this.#indexEvery;
     this.#render = render;
     this.#keepBytes = limits.maxLineChars * 3 + 3;
     const { format } = render;
@@ -94,9 +123,19 @@ export class LineSlicer {
     this.#overhead = { chars: fixed.length, bytes: Buffer.byteLength(fixed) };
   }
 
-  push(chunk: Buffer): void {
+  /** True once the window is complete: the rest of the input only counts lines. */
+  get windowClosed(): boolean {
+    return !this.#windowOpen;
+  }
+
+  /** Feeds the next chunk; `at` is its offset in the file, needed only for the line index. */
+  push(chunk: Buffer, at = 0): void {
     const n = chunk.length;
     if (n === 0) return;
+    if (this.#index !== null) {
+      if (this.#index.length === 0 && !this.#pendingCR && this.#bytesSinceBreak === 0) this.#index.push(this.#line, at);
+      this.#base = at;
+    }
     let p = 0;
     if (this.#pendingCR) {
       this.#pendingCR = false;
@@ -115,7 +154,11 @@ export class LineSlicer {
     }
   }
 
-  end(): SliceResult {
+  /**
+   * Ends the input. A caller that stopped pushing once the window closed passes the file's
+   * line count, known from an earlier full scan.
+   */
+  end(knownTotal?: number): SliceResult {
     if (this.#pendingCR) {
       this.#pendingCR = false;
       this.#endings.cr++;
@@ -124,7 +167,7 @@ export class LineSlicer {
     if (trailing && this.#collecting()) {
       this.#emit(this.#takePieces(), this.#line, this.#lineBytes);
     }
-    const totalLines = this.#line - 1 + (trailing ? 1 : 0);
+    const totalLines = knownTotal ?? this.#line - 1 + (trailing ? 1 : 0);
     const startLine = this.#limits.offset;
     const endLine = startLine + this.#shown - 1;
     return {
@@ -135,6 +178,7 @@ export class LineSlicer {
       stop: endLine < totalLines ? (this.#budgetStop ?? 'lines') : null,
       cutLines: this.#cutLines,
       endings: { ...this.#endings },
+      index: this.#index,
     };
   }
 
@@ -176,6 +220,11 @@ export class LineSlicer {
     }
     this.#line++;
     this.#bytesSinceBreak = 0;
+    // A CR at a chunk's end may be half of a CRLF: its line start is not known yet, so skip it.
+    if (this.#index !== null && this.#line >= this.#nextIndexLine && !this.#pendingCR) {
+      this.#index.push(this.#line, this.#base + p);
+      this.#nextIndexLine = this.#line + this.#indexEvery;
+    }
     return p;
   }
 

@@ -6,6 +6,7 @@
  */
 import type { RenderSpec } from '../core/line-format.js';
 import type { ReadErrorCode } from '../errors.js';
+import type { ReadMark } from '../cache/sessions.js';
 import type { TextPayload } from '../wire.js';
 
 export const TOOL_NAME = 'read';
@@ -28,7 +29,15 @@ export interface NoticeContext {
 export function describeWindow(facts: NoticeFacts, context: NoticeContext): string | null {
   const { startLine, endLine, totalLines, stop, cutLines } = facts;
   const parts: string[] = [];
-  if (totalLines === 0) {
+  if (totalLines === null) {
+    // A tail read of a large file: numbered from the end, never counted whole.
+    const shown = Math.max(1, endLine - startLine + 1);
+    parts.push(
+      '[Lines are numbered from the end of the file (-1 is the last line); the file is large and was not counted. ' +
+        (stop !== null ? `Call ${TOOL_NAME} with offset=${endLine + 1} to continue toward the end, or ` : 'Call ') +
+        `${TOOL_NAME} with offset=${startLine - shown}, limit=${shown} for the lines before these.]`,
+    );
+  } else if (totalLines === 0) {
     parts.push('[The file exists but is empty (0 lines).]');
   } else if (endLine < startLine) {
     const last = Math.max(1, totalLines - context.limit + 1);
@@ -55,6 +64,45 @@ export function describeWindow(facts: NoticeFacts, context: NoticeContext): stri
     );
   }
   return parts.length === 0 ? null : parts.join('\n');
+}
+
+/** The text of an `unchanged` answer: what the session already holds, and how to get it again. */
+export function describeStub(mark: Pick<ReadMark, 'relativePath' | 'startLine' | 'endLine' | 'totalLines' | 'readAt'>): string {
+  const lines =
+    mark.endLine < mark.startLine
+      ? 'it'
+      : mark.totalLines !== null && mark.startLine === 1 && mark.endLine === mark.totalLines
+        ? `all ${mark.totalLines} lines`
+        : `lines ${mark.startLine}-${mark.endLine}`;
+  return (
+    `[${mark.relativePath} is unchanged since you read ${lines} at ${new Date(mark.readAt).toISOString()}. ` +
+    'Refer to that earlier result instead of reading it again. If it is no longer in your context, ' +
+    `call ${TOOL_NAME} with the same arguments and fresh: true.]`
+  );
+}
+
+/** Why an edit would be stale: for `checkUnchanged`'s message. */
+export function describeChange(
+  reason: 'modified' | 'deleted' | 'not_read' | 'same_version' | 'same_content',
+  subject: string,
+  mark: Pick<ReadMark, 'readAt' | 'size'> | null,
+  sizeNow: number | null,
+): string {
+  const target = JSON.stringify(subject);
+  const since = mark === null ? '' : ` at ${new Date(mark.readAt).toISOString()}`;
+  switch (reason) {
+    case 'not_read':
+      return `${target} has not been read in this session (or the read was forgotten). Call ${TOOL_NAME} on it before editing it.`;
+    case 'deleted':
+      return `${target} no longer exists (it was deleted or moved since you read it${since}). Check where it went before writing to it.`;
+    case 'modified': {
+      const sizes = mark !== null && sizeNow !== null && mark.size !== sizeNow ? ` (${mark.size} bytes then, ${sizeNow} now)` : '';
+      return `${target} was modified since you read it${since}${sizes}: its content differs. Call ${TOOL_NAME} on it again, then redo the edit against the current content.`;
+    }
+    case 'same_version':
+    case 'same_content':
+      return `${target} is unchanged since you read it${since}.`;
+  }
 }
 
 type Details = Readonly<Record<string, unknown>>;

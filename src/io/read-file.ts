@@ -3,13 +3,26 @@ import fs from 'node:fs';
 import type { XXHashAPI } from 'xxhash-wasm';
 import { LineSlicer } from '../core/line-slicer.js';
 import { SNIFF_BYTES, sniffHead, summariseEndings } from '../core/sniff.js';
-import type { BinaryPayload, FilePayload, TextJob, TextPayload } from '../wire.js';
+import type { BinaryPayload, FilePayload, SeekHint, TextJob, TextPayload } from '../wire.js';
 import { openChecked, type OpenedFile } from './open-checked.js';
 import type { ReaderContext } from './reader-context.js';
 import { Refusal } from './refusal.js';
 
 /** Read size: large enough for page-cache speed, small enough to poll cancellation often. */
 const CHUNK_BYTES = 1 << 20;
+
+/** UTF-8 files this large get a sparse line index when scanned whole (smaller ones fit a chunk). */
+export const INDEX_MIN_BYTES = CHUNK_BYTES;
+/** One index entry per this many lines: 2 000 entries for a 2-million-line log. */
+export const INDEX_EVERY = 1000;
+/**
+ * A tail read (negative offset) of a file up to this size counts every line first, for exact
+ * line numbers; a larger one is read backwards from the end and numbered from the end.
+ */
+export const TAIL_EXACT_BYTES = 4 * CHUNK_BYTES;
+
+const LF = 0x0a;
+const CR = 0x0d;
 
 /** Polled between chunks: true when the caller aborted or the request timed out. */
 export type CancelCheck = () => 'aborted' | 'timeout' | null;
@@ -50,14 +63,33 @@ function readOpened(
   size: number,
   cancelled: CancelCheck,
 ): FilePayload {
+  const { hint } = job;
+  if (hint !== null && !job.sha256 && hint.version === versionOf(opened.stat)) {
+    return readFromHint(context, tools, job, hint, opened, size, cancelled);
+  }
+  if (job.limits.offset < 0) return readTail(context, tools, job, opened, size, cancelled);
+  return readWhole(context, tools, job, opened, size, cancelled);
+}
+
+/** The full pass: every byte is read, hashed and counted; the window is kept. */
+function readWhole(
+  context: ReaderContext,
+  tools: ReadTools,
+  job: TextJob,
+  opened: OpenedFile,
+  size: number,
+  cancelled: CancelCheck,
+): TextPayload | BinaryPayload {
   const { scratch, xxhash } = tools;
   let read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, 0);
   const sniff = sniffHead(scratch.subarray(0, read));
   if (sniff.nulAt !== -1) return binaryOrRefuse(context, tools, job, opened, size, sniff.nulAt);
 
-  const slicer = new LineSlicer(job.limits, job.render);
   // The BOM is skipped by hand, so a second one in the text is kept as text, not eaten.
   const decoder = sniff.encoding === 'utf-8' ? null : new TextDecoder(sniff.encoding, { ignoreBOM: true });
+  // Byte offsets index only UTF-8, which the slicer sees as the file's own bytes.
+  const indexEvery = decoder === null && size >= INDEX_MIN_BYTES ? INDEX_EVERY : 0;
+  const slicer = new LineSlicer(job.limits, job.render, { indexEvery });
   const sha = job.sha256 ? createHash('sha256') : null;
   // Most files fit one chunk: hash them in one call instead of a streaming state.
   const whole = read === size && read < CHUNK_BYTES;
@@ -73,7 +105,7 @@ function readOpened(
     if (decoder === null) {
       const nul = chunk.indexOf(0, position === 0 ? SNIFF_BYTES : 0);
       if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + nul);
-      slicer.push(body);
+      slicer.push(body, position === 0 ? sniff.bomBytes : position);
     } else {
       const text = decoder.decode(body, { stream: true });
       const nul = text.indexOf('\0');
@@ -109,8 +141,170 @@ function readOpened(
     bom: sniff.bomBytes > 0,
     lineEnding: summariseEndings(slice.endings),
     sha256: sha === null ? null : sha.digest('hex'),
+    index: slice.index === null ? null : Float64Array.from(slice.index),
   };
   return payload;
+}
+
+/**
+ * A read of a version scanned whole before: start at the known line start the main thread
+ * chose, stop as soon as the window is complete, and take the total and the hash from the
+ * earlier scan. Paging through a large log costs the pages, not a scan each.
+ */
+function readFromHint(
+  context: ReaderContext,
+  tools: ReadTools,
+  job: TextJob,
+  hint: SeekHint,
+  opened: OpenedFile,
+  size: number,
+  cancelled: CancelCheck,
+): FilePayload {
+  const { scratch } = tools;
+  const slicer = new LineSlicer(job.limits, job.render, { firstLine: hint.line });
+  let position = hint.byte;
+  while (position < size && !slicer.windowClosed) {
+    const read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, position);
+    if (read === 0) break;
+    const chunk = scratch.subarray(0, read);
+    // The whole scan of this version found no NUL: one now means the file is being rewritten.
+    if (chunk.indexOf(0) !== -1) {
+      checkStable(opened);
+      return readWhole(context, tools, job, opened, size, cancelled);
+    }
+    slicer.push(chunk);
+    position += read;
+    const stop = cancelled();
+    if (stop !== null) throw new Refusal(stop, { bytesRead: position - hint.byte, size });
+  }
+  checkStable(opened);
+  const slice = slicer.end(hint.totalLines);
+  return {
+    kind: 'text',
+    ...facts(opened, size, hint.xxh64),
+    content: slice.content,
+    startLine: slice.startLine,
+    endLine: slice.endLine,
+    totalLines: slice.totalLines,
+    stop: slice.stop,
+    cutLines: slice.cutLines,
+    encoding: 'utf-8',
+    bom: hint.bom,
+    lineEnding: summariseEndings(slice.endings),
+    sha256: null,
+    index: null,
+  };
+}
+
+/**
+ * A negative offset: the last lines, like `tail -n`. A file up to `TAIL_EXACT_BYTES` (or in a
+ * UTF-16 encoding) is counted first and read with exact numbers. A larger UTF-8 file is searched
+ * backwards from its end for the window's first line and read from there, without a full scan:
+ * its lines are then numbered from the end (-1 is the last) and its total and hash are unknown.
+ */
+function readTail(
+  context: ReaderContext,
+  tools: ReadTools,
+  job: TextJob,
+  opened: OpenedFile,
+  size: number,
+  cancelled: CancelCheck,
+): FilePayload {
+  const { scratch } = tools;
+  const want = -job.limits.offset;
+  const headBytes = fs.readSync(opened.fd, scratch, 0, Math.min(SNIFF_BYTES, CHUNK_BYTES), 0);
+  const sniff = sniffHead(scratch.subarray(0, headBytes));
+  if (sniff.nulAt !== -1) return binaryOrRefuse(context, tools, job, opened, size, sniff.nulAt);
+  if (size <= TAIL_EXACT_BYTES || sniff.encoding !== 'utf-8') {
+    const counted = readWhole(context, tools, withOffset(job, Number.MAX_SAFE_INTEGER, 1), opened, size, cancelled);
+    if (counted.kind === 'binary') return counted;
+    const total = counted.totalLines ?? 0;
+    return readWhole(context, tools, withOffset(job, Math.max(1, total - want + 1), job.limits.limit), opened, size, cancelled);
+  }
+  const start = tailStart(opened.fd, scratch, size, sniff.bomBytes, want);
+  if (start === null) return readWhole(context, tools, withOffset(job, 1, job.limits.limit), opened, size, cancelled);
+  const slicer = new LineSlicer({ ...job.limits, offset: -want }, job.render, { firstLine: -want });
+  let position = start;
+  while (position < size && !slicer.windowClosed) {
+    const read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, position);
+    if (read === 0) break;
+    const chunk = scratch.subarray(0, read);
+    const nul = chunk.indexOf(0);
+    if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + nul);
+    slicer.push(chunk);
+    position += read;
+    const stop = cancelled();
+    if (stop !== null) throw new Refusal(stop, { bytesRead: position - start, size });
+  }
+  checkStable(opened);
+  // Numbered from the end, the last line is -1: a window ending before it stops early.
+  const slice = slicer.end(-1);
+  return {
+    kind: 'text',
+    ...facts(opened, size, null),
+    content: slice.content,
+    startLine: slice.startLine,
+    endLine: slice.endLine,
+    totalLines: null,
+    stop: slice.stop,
+    cutLines: slice.cutLines,
+    encoding: 'utf-8',
+    bom: sniff.bomBytes > 0,
+    lineEnding: summariseEndings(slice.endings),
+    sha256: null,
+    index: null,
+  };
+}
+
+function withOffset(job: TextJob, offset: number, limit: number): TextJob {
+  return { ...job, limits: { ...job.limits, offset, limit }, sha256: job.sha256 && limit !== 1 };
+}
+
+/**
+ * The byte offset where the last `want` lines start, scanning backwards from the end in
+ * chunks; null when the file (past `floor`, its BOM) has no more than `want` lines. Breaks
+ * are LF, CRLF and a lone CR, as in the forward slicer; the final break ends the last line
+ * rather than starting an empty one.
+ */
+export function tailStart(fd: number, buffer: Buffer, size: number, floor: number, want: number): number | null {
+  let end = size;
+  let found = 0;
+  /** The byte just after the current chunk, -1 at the end of the file. */
+  let after = -1;
+  while (end > floor) {
+    const begin = Math.max(floor, end - buffer.length);
+    const chunk = buffer.subarray(0, readAt(fd, buffer, begin, end - begin));
+    if (chunk.length === 0) break;
+    const hasCR = chunk.indexOf(CR) !== -1;
+    let lf = chunk.length;
+    let cr = hasCR ? chunk.length : -1;
+    for (let i = chunk.length - 1; i >= 0; ) {
+      if (lf > i) lf = chunk.lastIndexOf(LF, i);
+      if (cr > i) cr = chunk.lastIndexOf(CR, i);
+      const b = Math.max(lf, cr);
+      if (b === -1) break;
+      const next = b + 1 < chunk.length ? (chunk[b + 1] ?? -1) : after;
+      // A CR followed by LF is half of a CRLF, counted at its LF.
+      if (chunk[b] === LF || next !== LF) {
+        const lineStart = begin + b + 1;
+        if (lineStart < size && ++found === want) return lineStart;
+      }
+      i = b - 1;
+    }
+    after = chunk[0] ?? -1;
+    end = begin;
+  }
+  return null;
+}
+
+function readAt(fd: number, buffer: Buffer, position: number, length: number): number {
+  let done = 0;
+  while (done < length) {
+    const read = fs.readSync(fd, buffer, done, length - done, position + done);
+    if (read === 0) break;
+    done += read;
+  }
+  return done;
 }
 
 /** A NUL byte makes the file binary: base64 with `allowBinary`, otherwise a `binary_file` refusal. */
@@ -176,14 +370,19 @@ function checkStable(opened: OpenedFile): fs.BigIntStats {
   return after;
 }
 
-function facts(opened: OpenedFile, size: number, xxh64: bigint) {
+/** `dev:ino:size:mtimeNs:ctimeNs`: what the caches key a file's content by. */
+export function versionOf(stat: fs.BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+function facts<H extends bigint | string | null>(opened: OpenedFile, size: number, xxh64: H) {
   const { stat } = opened;
   return {
     path: opened.path,
     relativePath: opened.relativePath,
     size,
     mtimeMs: Number(stat.mtimeMs),
-    version: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
-    xxh64: xxh64.toString(16).padStart(16, '0'),
+    version: versionOf(stat),
+    xxh64: (typeof xxh64 === 'bigint' ? xxh64.toString(16).padStart(16, '0') : xxh64) as H extends bigint ? string : H,
   };
 }

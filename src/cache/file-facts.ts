@@ -1,0 +1,90 @@
+import { LRUCache } from 'lru-cache';
+import type { SeekHint, TextPayload } from '../wire.js';
+
+/** What one full scan taught about a file version: its line count, hashes and line index. */
+export interface FileFacts {
+  readonly totalLines: number;
+  readonly xxh64: string;
+  sha256: string | null;
+  readonly bom: boolean;
+  /** `[line, byte, ...]` pairs of a large UTF-8 file, ascending; null for small files. */
+  readonly index: Float64Array | null;
+}
+
+/** Bytes an entry holds besides its index: the key and the object. */
+const ENTRY_BYTES = 160;
+
+/**
+ * Version → facts (DESIGN.md section 6: the line-index and hash caches). Filled from full scans
+ * on the main thread, bounded by bytes, least recently used out first. A version key changes
+ * with any write, so an entry can never describe other content than its own.
+ */
+export class FactsCache {
+  readonly #entries: LRUCache<string, FileFacts>;
+
+  constructor(maxBytes: number) {
+    this.#entries = new LRUCache<string, FileFacts>({
+      maxSize: maxBytes,
+      sizeCalculation: (facts, version) => ENTRY_BYTES + version.length * 2 + (facts.index?.byteLength ?? 0),
+    });
+  }
+
+  get(version: string): FileFacts | undefined {
+    return this.#entries.get(version);
+  }
+
+  /** Learns from a text payload that read its file whole; a seek or tail read teaches nothing new. */
+  learn(payload: TextPayload): void {
+    if (payload.totalLines === null || payload.xxh64 === null) return;
+    const known = this.#entries.get(payload.version);
+    if (known !== undefined) {
+      if (payload.sha256 !== null) known.sha256 = payload.sha256;
+      if (known.index !== null || payload.index === null) return;
+    }
+    this.#entries.set(payload.version, {
+      totalLines: payload.totalLines,
+      xxh64: payload.xxh64,
+      sha256: payload.sha256 ?? known?.sha256 ?? null,
+      bom: payload.bom,
+      index: payload.index,
+    });
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get bytes(): number {
+    return this.#entries.calculatedSize;
+  }
+}
+
+/**
+ * The seek hint for reading from line `offset` (negative: counted from the end) of a version
+ * whose facts include a line index, or null when there is none.
+ */
+export function seekHint(version: string, facts: FileFacts, offset: number): { hint: SeekHint; offset: number } | null {
+  const { index } = facts;
+  if (index === null || index.length < 2) return null;
+  const target = offset > 0 ? offset : Math.max(1, facts.totalLines + offset + 1);
+  // Largest recorded line start at or before the target: a binary search over the pairs.
+  let lo = 0;
+  let hi = index.length / 2 - 1;
+  if ((index[0] ?? Infinity) > target) return null;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((index[mid * 2] ?? Infinity) <= target) lo = mid;
+    else hi = mid - 1;
+  }
+  return {
+    offset: target,
+    hint: {
+      version,
+      line: index[lo * 2] ?? 1,
+      byte: index[lo * 2 + 1] ?? 0,
+      totalLines: facts.totalLines,
+      xxh64: facts.xxh64,
+      bom: facts.bom,
+    },
+  };
+}

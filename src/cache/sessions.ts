@@ -1,0 +1,88 @@
+import { LRUCache } from 'lru-cache';
+
+/** What a session was given when it read a file: enough for stubs and for an edit tool's check. */
+export interface ReadMark {
+  /** Canonical path of the file read. */
+  readonly path: string;
+  readonly relativePath: string;
+  /** When the read was answered, in milliseconds since the epoch. */
+  readonly readAt: number;
+  /** Version key at that read (`dev:ino:size:mtimeNs:ctimeNs`); moves on when a touch kept the content. */
+  version: string;
+  readonly size: number;
+  readonly xxh64: string | null;
+  readonly sha256: string | null;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly totalLines: number | null;
+  /** True when the session saw every line it asked for, uncut: only such reads earn stubs. */
+  readonly complete: boolean;
+}
+
+export interface SessionLimits {
+  /** Sessions remembered; the least recently active is forgotten first. */
+  readonly maxSessions: number;
+  /** Reads remembered per session (ranges, and files for the ledger, each). */
+  readonly maxEntries: number;
+}
+
+interface SessionState {
+  /** (path, range, render) → the last complete read of it. */
+  readonly ranges: LRUCache<string, ReadMark>;
+  /** path → the last read of it, complete or not (the read ledger). */
+  readonly files: LRUCache<string, ReadMark>;
+}
+
+/**
+ * Per-session read state: the unchanged-file stubs and the read ledger that edit tools consult.
+ * Bounded in sessions and in entries per session, least recently used out first, so a swarm
+ * issuing millions of distinct reads holds at most `maxSessions * maxEntries * 2` marks.
+ */
+export class SessionLedger {
+  readonly #limits: SessionLimits;
+  readonly #sessions: LRUCache<string, SessionState>;
+
+  constructor(limits: SessionLimits) {
+    this.#limits = limits;
+    this.#sessions = new LRUCache<string, SessionState>({ max: limits.maxSessions });
+  }
+
+  /** The session's last complete read of this range, if it still holds one. */
+  range(session: string, path: string, range: string): ReadMark | undefined {
+    return this.#sessions.get(session)?.ranges.get(rangeKey(path, range));
+  }
+
+  /** The session's last read of this file, complete or not. */
+  last(session: string, path: string): ReadMark | undefined {
+    return this.#sessions.get(session)?.files.get(path);
+  }
+
+  /** Records a read of `path` (as requested, absolute) for the range `range`. */
+  record(session: string, path: string, range: string, mark: ReadMark): void {
+    let state = this.#sessions.get(session);
+    if (state === undefined) {
+      const max = this.#limits.maxEntries;
+      state = { ranges: new LRUCache({ max }), files: new LRUCache({ max }) };
+      this.#sessions.set(session, state);
+    }
+    state.files.set(path, mark);
+    const key = rangeKey(path, range);
+    if (mark.complete) state.ranges.set(key, mark);
+    else state.ranges.delete(key);
+  }
+
+  /** Forgets everything the session read; true when there was something to forget. */
+  forget(session: string): boolean {
+    return this.#sessions.delete(session);
+  }
+
+  stats(): { readonly sessions: number; readonly entries: number } {
+    let entries = 0;
+    for (const state of this.#sessions.values()) entries += state.ranges.size + state.files.size;
+    return { sessions: this.#sessions.size, entries };
+  }
+}
+
+function rangeKey(path: string, range: string): string {
+  return `${path}\0${range}`;
+}

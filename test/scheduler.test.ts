@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Scheduler } from '../src/scheduler.js';
+import { Scheduler, SOLO_READ_BYTES } from '../src/scheduler.js';
 import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type WorkerConfig } from '../src/wire.js';
 
 // The scheduler is driven here by a stand-in for the worker pool, because what these tests
@@ -200,5 +200,60 @@ describe('Scheduler', () => {
     await tick();
     await scheduler.close(20);
     expect(await answer).toMatchObject({ ok: false, code: 'closed' });
+  });
+
+  it('serves sessions round-robin: a read of a second session goes in the next batch, not after the first session\'s queue', async () => {
+    const { scheduler, held } = harness({ batchSize: 4, maxInFlight: 1 });
+    const greedy = Array.from({ length: 40 }, (_, i) => scheduler.submit(spec(`g${i}`), 10_000, undefined, 'greedy'));
+    await tick();
+    expect(held[0]?.batch.paths).toEqual(['g0', 'g1', 'g2', 'g3']);
+    const other = scheduler.submit(spec('other'), 10_000, undefined, 'polite');
+    expect(scheduler.stats()).toMatchObject({ lanes: 2, deepestLanes: [{ session: 'greedy', queued: 36 }, { session: 'polite', queued: 1 }] });
+    held[0]?.finish(['g0', 'g1', 'g2', 'g3'].map(ok));
+    await tick();
+    expect(held[1]?.batch.paths).toContain('other');
+    for (let sent = 1; sent < held.length; sent++) {
+      const batch = held[sent];
+      batch?.finish(batch.batch.paths.map(ok));
+      await tick();
+    }
+    expect(held).toHaveLength(11);
+    expect((await other).ok).toBe(true);
+    expect((await Promise.all(greedy)).every((outcome) => outcome.ok)).toBe(true);
+    expect(scheduler.stats().waitMs.max).toBeGreaterThan(0);
+  });
+
+  it('bounds admission by bytes, with a retry hint, yet always admits a read alone', async () => {
+    const { scheduler, held } = harness({ maxQueuedBytes: 100, maxInFlight: 1 });
+    const first = scheduler.submit(spec('a'), 10_000, undefined, 's', 60);
+    const refused = await scheduler.submit(spec('b'), 10_000, undefined, 's', 60);
+    expect(refused).toMatchObject({ ok: false, code: 'overloaded', details: { bytes: 60 } });
+    if (refused.ok) return;
+    expect(refused.details.retryAfterMs).toBeGreaterThan(0);
+    expect(scheduler.stats().bytesAdmitted).toBe(60);
+    await tick();
+    held[0]?.finish([ok('a')]);
+    expect((await first).ok).toBe(true);
+    expect(scheduler.stats().bytesAdmitted).toBe(0);
+    const huge = scheduler.submit(spec('huge'), 10_000, undefined, 's', 10_000);
+    await tick();
+    held[1]?.finish([ok('huge')]);
+    expect((await huge).ok).toBe(true);
+  });
+
+  it('sends a read of a very large file alone, so it delays no small read of its batch', async () => {
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2 });
+    const answers = [
+      scheduler.submit(spec('small-1'), 10_000, undefined, 's', 100),
+      scheduler.submit(spec('big'), 10_000, undefined, 's', SOLO_READ_BYTES),
+      scheduler.submit(spec('small-2'), 10_000, undefined, 's', 100),
+    ];
+    await tick();
+    expect(held.map((h) => h.batch.paths)).toEqual([['small-1'], ['big']]);
+    for (const h of held.splice(0)) h.finish(h.batch.paths.map(ok));
+    await tick();
+    expect(held[0]?.batch.paths).toEqual(['small-2']);
+    held[0]?.finish([ok('small-2')]);
+    expect((await Promise.all(answers)).every((outcome) => outcome.ok)).toBe(true);
   });
 });

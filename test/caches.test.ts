@@ -1,0 +1,379 @@
+/**
+ * The swarm-scale layers over the real engine, real files and real workers: the version-keyed
+ * result cache, single flight, unchanged-file stubs, the read ledger, the line index and tail
+ * reads. Each test states what it proves through `engine.stats()` counters or the content.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine, type ReadRequest, type ReadResult, type TextResult } from '../src/index.js';
+import { tailStart } from '../src/io/read-file.js';
+import { writeGeneratedLines } from './support/generated-file.js';
+import { expectReadError } from './support/read-error.js';
+import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
+
+let base = '';
+let root = '';
+let engine: Engine;
+
+/** Line n of the indexed log: 40 bytes with its LF. */
+const logLine = (n: number) => `log line ${String(n).padStart(9, '0')} ${'x'.repeat(20)}`;
+const LOG_LINES = 200_000; // 8 MB: above the 1 MiB index threshold and the 4 MiB exact-tail one
+
+function asText(result: ReadResult): TextResult {
+  if (result.kind !== 'text') throw new Error(`expected a text result, got ${result.kind}`);
+  return result;
+}
+
+function numbered(first: number, last: number, lineOf: (n: number) => string): string {
+  const out: string[] = [];
+  for (let n = first; n <= last; n++) out.push(`${n}\t${lineOf(n)}`);
+  return out.join('\n');
+}
+
+/** A whole second, which `utimes` sets exactly, so a rewrite can hide behind the same mtime. */
+const FIXED_TIME = 1_700_000_000;
+
+const stats = () => engine.stats().cache;
+
+beforeAll(async () => {
+  ({ base, root } = makeWorkspace());
+  writeGeneratedLines(path.join(root, 'app.log'), LOG_LINES, logLine);
+  engine = await createEngine({ root, threads: 2 });
+});
+
+afterAll(async () => {
+  await engine.close();
+  removeTempDir(base);
+});
+
+describe('the result cache', () => {
+  beforeEach(() => {
+    writeFile(root, 'cached.txt', 'alpha\nbeta\n');
+  });
+
+  it('serves a repeated read from the cache, as the same content', async () => {
+    const first = asText(await engine.read({ path: 'cached.txt' }));
+    const hits = stats().result.hits;
+    const again = asText(await engine.read({ path: 'cached.txt' }));
+    expect(stats().result.hits).toBe(hits + 1);
+    expect(again.content).toBe('1\talpha\n2\tbeta');
+    expect(again).toEqual(first);
+    expect(Object.isFrozen(again)).toBe(true);
+  });
+
+  it('never serves a modified file stale', async () => {
+    await engine.read({ path: 'cached.txt' });
+    fs.appendFileSync(path.join(root, 'cached.txt'), 'gamma\n');
+    const after = asText(await engine.read({ path: 'cached.txt' }));
+    expect(after.content).toBe('1\talpha\n2\tbeta\n3\tgamma');
+  });
+
+  it('never serves a same-size rewrite whose mtime was reset: the ctime moves', async () => {
+    const file = path.join(root, 'cached.txt');
+    fs.utimesSync(file, FIXED_TIME, FIXED_TIME);
+    const before = fs.statSync(file, { bigint: true });
+    const first = asText(await engine.read({ path: 'cached.txt' }));
+    fs.writeFileSync(file, 'ALPHA\nBETA\n');
+    fs.utimesSync(file, FIXED_TIME, FIXED_TIME);
+    expect(fs.statSync(file, { bigint: true }).mtimeNs).toBe(before.mtimeNs);
+    expect(fs.statSync(file, { bigint: true }).size).toBe(before.size);
+    const after = asText(await engine.read({ path: 'cached.txt' }));
+    expect(after.content).toBe('1\tALPHA\n2\tBETA');
+    expect(after.xxh64).not.toBe(first.xxh64);
+    expect(after.version).not.toBe(first.version);
+  });
+
+  it('keys by the request shape: a different window is a different entry', async () => {
+    const whole = asText(await engine.read({ path: 'cached.txt' }));
+    const second = asText(await engine.read({ path: 'cached.txt', offset: 2 }));
+    expect(whole.content).toBe('1\talpha\n2\tbeta');
+    expect(second.content).toBe('2\tbeta');
+  });
+});
+
+describe('single flight', () => {
+  it('reads identical concurrent requests once and gives every caller the result', async () => {
+    const joins = stats().singleFlight.joins;
+    const batches = engine.stats().batches;
+    const reads = await Promise.all(Array.from({ length: 10 }, () => engine.read({ path: 'app.log', limit: 3 })));
+    expect(stats().singleFlight.joins - joins).toBe(9);
+    expect(engine.stats().batches - batches).toBe(1);
+    for (const read of reads) expect(asText(read).content).toBe(numbered(1, 3, logLine));
+  });
+
+  it('keeps the shared work for the others when one waiter aborts', async () => {
+    writeGeneratedLines(path.join(root, 'shared.log'), LOG_LINES, logLine);
+    const controller = new AbortController();
+    const request: ReadRequest = { path: 'shared.log', offset: 777, limit: 2 };
+    const aborted = engine.read(request, { signal: controller.signal });
+    const others = [engine.read(request), engine.read(request)];
+    controller.abort();
+    await expectReadError(aborted, 'aborted');
+    for (const other of await Promise.all(others)) {
+      expect(asText(other).content).toBe(numbered(777, 778, logLine));
+    }
+  });
+
+  it('cancels the work when every waiter has left, and the next read succeeds', async () => {
+    writeGeneratedLines(path.join(root, 'left.log'), LOG_LINES, logLine);
+    const controllers = [new AbortController(), new AbortController()];
+    const reads = controllers.map((controller) => engine.read({ path: 'left.log', offset: 5 }, { signal: controller.signal }));
+    for (const controller of controllers) controller.abort();
+    for (const read of reads) await expectReadError(read, 'aborted');
+    expect(stats().singleFlight.inFlight).toBe(0);
+    const next = asText(await engine.read({ path: 'left.log', offset: 5, limit: 1 }));
+    expect(next.content).toBe(`5\t${logLine(5)}`);
+  });
+});
+
+describe('unchanged-file stubs', () => {
+  beforeEach(() => {
+    writeFile(root, 'stub.txt', 'one\ntwo\nthree\n');
+  });
+
+  it('answers a session re-reading the same range of the same version with a stub', async () => {
+    const first = asText(await engine.read({ path: 'stub.txt', session: 's-version' }));
+    const again = await engine.read({ path: 'stub.txt', session: 's-version' });
+    expect(again.kind).toBe('unchanged');
+    if (again.kind !== 'unchanged') return;
+    expect(again.reason).toBe('same_version');
+    expect(again.xxh64).toBe(first.xxh64);
+    expect(again.stub).toContain('stub.txt is unchanged since you read all 3 lines');
+    expect(again.stub).toContain('fresh: true');
+  });
+
+  it('answers the stub after a touch, and after an identical rewrite: same content hash', async () => {
+    const file = path.join(root, 'stub.txt');
+    await engine.read({ path: 'stub.txt', session: 's-touch' });
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(file, later, later);
+    const touched = await engine.read({ path: 'stub.txt', session: 's-touch' });
+    expect(touched).toMatchObject({ kind: 'unchanged', reason: 'same_content' });
+    fs.writeFileSync(file, 'one\ntwo\nthree\n');
+    const rewritten = await engine.read({ path: 'stub.txt', session: 's-touch' });
+    expect(rewritten).toMatchObject({ kind: 'unchanged', reason: 'same_content' });
+  });
+
+  it('returns the new content once the file really changed', async () => {
+    await engine.read({ path: 'stub.txt', session: 's-changed' });
+    fs.appendFileSync(path.join(root, 'stub.txt'), 'four\n');
+    const after = asText(await engine.read({ path: 'stub.txt', session: 's-changed' }));
+    expect(after.content).toBe('1\tone\n2\ttwo\n3\tthree\n4\tfour');
+  });
+
+  it('gives no stub after a read cut by the output budget, nor after one with cut lines', async () => {
+    writeGeneratedLines(path.join(root, 'budget.txt'), 2000, logLine);
+    const cut = asText(await engine.read({ path: 'budget.txt', session: 's-budget', maxTokens: 200 }));
+    expect(cut.truncated).toMatchObject({ reason: 'tokens' });
+    expect((await engine.read({ path: 'budget.txt', session: 's-budget', maxTokens: 200 })).kind).toBe('text');
+
+    writeFile(root, 'wide.txt', `${'w'.repeat(5000)}\nshort\n`);
+    const wide = asText(await engine.read({ path: 'wide.txt', session: 's-budget' }));
+    expect(wide.cutLines).toBe(1);
+    expect((await engine.read({ path: 'wide.txt', session: 's-budget' })).kind).toBe('text');
+  });
+
+  it('gives a stub for a window read in full (every line asked for, uncut)', async () => {
+    writeGeneratedLines(path.join(root, 'window.txt'), 100, logLine);
+    const page = asText(await engine.read({ path: 'window.txt', session: 's-window', offset: 11, limit: 10 }));
+    expect(page.truncated).toMatchObject({ reason: 'lines', nextOffset: 21 });
+    const again = await engine.read({ path: 'window.txt', session: 's-window', offset: 11, limit: 10 });
+    expect(again).toMatchObject({ kind: 'unchanged', startLine: 11, endLine: 20 });
+    // Another range of the same file is not held.
+    expect((await engine.read({ path: 'window.txt', session: 's-window', offset: 21, limit: 10 })).kind).toBe('text');
+  });
+
+  it('is defeated by fresh: true, by forgetSession, and is never shared between sessions', async () => {
+    await engine.read({ path: 'stub.txt', session: 's-fresh' });
+    expect((await engine.read({ path: 'stub.txt', session: 's-fresh', fresh: true })).kind).toBe('text');
+    expect((await engine.read({ path: 'stub.txt', session: 's-fresh' })).kind).toBe('unchanged');
+    expect(engine.forgetSession('s-fresh')).toBe(true);
+    expect((await engine.read({ path: 'stub.txt', session: 's-fresh' })).kind).toBe('text');
+    expect((await engine.read({ path: 'stub.txt', session: 's-other' })).kind).toBe('text');
+    expect((await engine.read({ path: 'stub.txt' })).kind).toBe('text');
+  });
+});
+
+describe('the read ledger for edit tools', () => {
+  beforeEach(() => {
+    writeFile(root, 'edit.ts', 'export const a = 1;\n');
+  });
+
+  it('reports the last read: when, which version and hash, which lines', async () => {
+    expect(engine.lastRead('s-ledger', 'edit.ts')).toBeNull();
+    const before = Date.now();
+    const read = asText(await engine.read({ path: 'edit.ts', session: 's-ledger', hash: 'sha256' }));
+    const mark = engine.lastRead('s-ledger', 'edit.ts');
+    expect(mark).toMatchObject({
+      relativePath: 'edit.ts',
+      version: read.version,
+      xxh64: read.xxh64,
+      sha256: read.sha256,
+      startLine: 1,
+      endLine: 1,
+      totalLines: 1,
+      complete: true,
+    });
+    expect(mark?.readAt).toBeGreaterThanOrEqual(before);
+  });
+
+  it('tells unchanged, touched, modified, deleted and never-read files apart', async () => {
+    const file = path.join(root, 'edit.ts');
+    expect(await engine.checkUnchanged('s-check', 'edit.ts')).toMatchObject({ unchanged: false, reason: 'not_read' });
+    await engine.read({ path: 'edit.ts', session: 's-check' });
+    expect(await engine.checkUnchanged('s-check', 'edit.ts')).toMatchObject({ unchanged: true, reason: 'same_version', message: null });
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(file, later, later);
+    expect(await engine.checkUnchanged('s-check', 'edit.ts')).toMatchObject({ unchanged: true, reason: 'same_content' });
+    fs.writeFileSync(file, 'export const a = 2; // edited by someone else\n');
+    const modified = await engine.checkUnchanged('s-check', 'edit.ts');
+    expect(modified).toMatchObject({ unchanged: false, reason: 'modified' });
+    expect(modified.message).toContain('was modified since you read it');
+    expect(modified.message).toContain('Call read on it again');
+    fs.rmSync(file);
+    expect(await engine.checkUnchanged('s-check', 'edit.ts')).toMatchObject({ unchanged: false, reason: 'deleted' });
+  });
+
+  it('compares against a sha256 the caller holds', async () => {
+    const read = asText(await engine.read({ path: 'edit.ts', hash: 'sha256' }));
+    const sha256 = read.sha256 ?? '';
+    expect(await engine.checkUnchanged('s-sha', 'edit.ts', { sha256 })).toMatchObject({ unchanged: true, reason: 'same_content' });
+    fs.appendFileSync(path.join(root, 'edit.ts'), '// more\n');
+    expect(await engine.checkUnchanged('s-sha', 'edit.ts', { sha256 })).toMatchObject({ unchanged: false, reason: 'modified' });
+  });
+});
+
+describe('session state bounds', () => {
+  it('stays within maxSessions and maxSessionEntries under 100 000 distinct reads', async () => {
+    const bounded = await createEngine({ root, threads: 2, maxSessions: 8, maxSessionEntries: 16 });
+    try {
+      for (let i = 0; i < 40; i++) writeFile(root, `bounds/f${i}.txt`, `file ${i}\n`);
+      // 250 sessions x 40 files x 10 ranges: every (session, path, range) is distinct.
+      let reads = 0;
+      for (let session = 0; session < 250; session++) {
+        const batch: Promise<ReadResult>[] = [];
+        for (let file = 0; file < 40; file++) {
+          for (let range = 1; range <= 10; range++) {
+            batch.push(bounded.read({ path: `bounds/f${file}.txt`, session: `agent-${session}`, limit: range }));
+          }
+        }
+        reads += (await Promise.all(batch)).length;
+        const state = bounded.stats().cache.sessions;
+        expect(state.sessions).toBeLessThanOrEqual(8);
+        expect(state.entries).toBeLessThanOrEqual(8 * 16 * 2);
+      }
+      expect(reads).toBe(100_000);
+      // The most recent session still holds its latest reads.
+      expect((await bounded.read({ path: 'bounds/f39.txt', session: 'agent-249', limit: 10 })).kind).toBe('unchanged');
+      expect(bounded.lastRead('agent-0', 'bounds/f0.txt')).toBeNull();
+    } finally {
+      await bounded.close();
+    }
+  }, 60_000);
+});
+
+describe('the line index', () => {
+  it('turns later pages of a scanned version into seeks, with exact totals and hash', async () => {
+    const first = asText(await engine.read({ path: 'app.log', limit: 2000 }));
+    expect(first.totalLines).toBe(LOG_LINES);
+    const hits = stats().lineIndex.hits;
+    for (const offset of [2001, 100_001, 199_001]) {
+      const page = asText(await engine.read({ path: 'app.log', offset, limit: 1000 }));
+      expect(page.content).toBe(numbered(offset, offset + 999, logLine));
+      expect(page.totalLines).toBe(LOG_LINES);
+      expect(page.xxh64).toBe(first.xxh64);
+    }
+    expect(stats().lineIndex.hits - hits).toBe(3);
+    const last = asText(await engine.read({ path: 'app.log', offset: 199_501 }));
+    expect(last.endLine).toBe(LOG_LINES);
+    expect(last.truncated).toBe(false);
+  });
+
+  it('is never used for a new version of the file', async () => {
+    const file = path.join(root, 'grows.log');
+    writeGeneratedLines(file, LOG_LINES, logLine);
+    await engine.read({ path: 'grows.log', limit: 1 });
+    fs.appendFileSync(file, 'appended\n');
+    const hits = stats().lineIndex.hits;
+    const tail = asText(await engine.read({ path: 'grows.log', offset: LOG_LINES, limit: 5 }));
+    expect(tail.content).toBe(`${LOG_LINES}\t${logLine(LOG_LINES)}\n${LOG_LINES + 1}\tappended`);
+    expect(tail.totalLines).toBe(LOG_LINES + 1);
+    expect(stats().lineIndex.hits).toBe(hits);
+  });
+});
+
+describe('tail reads (negative offset)', () => {
+  it('returns the last lines of a small file with exact numbers, whatever its line endings', async () => {
+    for (const [name, body] of [
+      ['lf.txt', 'a\nb\nc\nd\n'],
+      ['no-final.txt', 'a\nb\nc\nd'],
+      ['crlf.txt', 'a\r\nb\r\nc\r\nd\r\n'],
+      ['cr.txt', 'a\rb\rc\rd\r'],
+    ] as const) {
+      writeFile(root, name, body);
+      const tail = asText(await engine.read({ path: name, offset: -2 }));
+      expect(tail.content, name).toBe('3\tc\n4\td');
+      expect(tail.totalLines, name).toBe(4);
+    }
+    const all = asText(await engine.read({ path: 'lf.txt', offset: -10 }));
+    expect(all.content).toBe('1\ta\n2\tb\n3\tc\n4\td');
+  });
+
+  it('reads the end of a large unscanned file backwards, numbered from the end', async () => {
+    writeGeneratedLines(path.join(root, 'tail.log'), LOG_LINES, logLine);
+    const tail = asText(await engine.read({ path: 'tail.log', offset: -3 }));
+    expect(tail.content).toBe([-3, -2, -1].map((n) => `${n}\t${logLine(LOG_LINES + n + 1)}`).join('\n'));
+    expect(tail).toMatchObject({ startLine: -3, endLine: -1, totalLines: null, truncated: false, xxh64: null });
+    expect(tail.notice).toContain('numbered from the end');
+    expect(tail.notice).toContain('offset=-6, limit=3');
+    const window = asText(await engine.read({ path: 'tail.log', offset: -10, limit: 2 }));
+    expect(window).toMatchObject({ startLine: -10, endLine: -9, truncated: { reason: 'lines', nextOffset: -8 } });
+  });
+
+  it('uses exact numbers once the version was scanned whole', async () => {
+    await engine.read({ path: 'app.log', limit: 1 });
+    const tail = asText(await engine.read({ path: 'app.log', offset: -2 }));
+    expect(tail.content).toBe(numbered(LOG_LINES - 1, LOG_LINES, logLine));
+    expect(tail.totalLines).toBe(LOG_LINES);
+  });
+
+  it('refuses offset 0 with a message that explains the numbering', async () => {
+    const error = await expectReadError(engine.read({ path: 'app.log', offset: 0 }), 'invalid_request');
+    expect(error.message).toContain('negative offset counts from the end');
+  });
+});
+
+describe('tailStart, the backward scan', () => {
+  /** Byte offsets where each line starts, by the forward rules: LF, CRLF or lone CR end a line. */
+  function lineStarts(text: string): number[] {
+    const starts = text.length > 0 ? [0] : [];
+    for (const match of text.matchAll(/\r\n|\n|\r/g)) {
+      const next = match.index + match[0].length;
+      if (next < text.length) starts.push(next);
+    }
+    return starts;
+  }
+
+  it('finds the start of the last N lines across chunk boundaries, for every break style', () => {
+    const file = path.join(base, 'tail-cases.txt');
+    const texts = ['a\nbb\nccc\n', 'a\r\nbb\r\nccc', 'a\rbb\r\n\r\nccc\r', '\n\n\n', 'one line', 'x\r\n'];
+    // Buffers of 1, 2 and 3 bytes put every CRLF across a chunk boundary at least once.
+    for (const text of texts) {
+      fs.writeFileSync(file, text);
+      const fd = fs.openSync(file, 'r');
+      try {
+        const starts = lineStarts(text);
+        for (const size of [1, 2, 3, 64]) {
+          for (let want = 1; want <= starts.length + 1; want++) {
+            const expected = want < starts.length ? (starts[starts.length - want] ?? -1) : null;
+            const found = tailStart(fd, Buffer.alloc(size), text.length, 0, want);
+            expect(found, `${JSON.stringify(text)} want ${want} buffer ${size}`).toBe(expected);
+          }
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+  });
+});

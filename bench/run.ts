@@ -12,6 +12,7 @@ import { formatReport, type ScenarioReport } from './report.js';
 import { largeFile } from './scenarios/large-file.js';
 import { slicerMicro } from './scenarios/slicer-micro.js';
 import { sourceTree } from './scenarios/source-tree.js';
+import { swarm } from './scenarios/swarm.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,6 +20,7 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   'source-tree': (rounds) => sourceTree(projectRoot, rounds),
   'slicer-micro': () => slicerMicro(projectRoot),
   'large-file': () => largeFile(projectRoot),
+  swarm: (rounds) => swarm(projectRoot, rounds),
 };
 
 const { values } = parseArgs({

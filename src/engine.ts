@@ -36,6 +36,13 @@ const FACTS_BYTES = 32 * 1024 * 1024;
 /** What a seek-hinted read is charged against `maxQueuedBytes`: about a page, not the file. */
 const SEEK_COST_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Reads answered on this thread (cache hits, stubs) resolve in microtasks, so a swarm reading
+ * cached files could hold the host's event loop for as long as it keeps asking. After this many
+ * reads in one turn of the loop, the next waits for the loop to come round (timers, I/O) first.
+ */
+const READS_PER_TURN = 256;
+
 /** Cache layers, as counted by `stats().cache`. */
 interface CacheCounters {
   resultHits: number;
@@ -125,6 +132,8 @@ export class Engine {
   };
   #answered = 0;
   #closing: Promise<void> | null = null;
+  /** Reads started in this turn of the event loop; reset by `setImmediate`. */
+  #readsThisTurn = 0;
 
   /** @internal use {@link createEngine} */
   constructor(options: ResolvedOptions, sandbox: Sandbox, pool: TextPool, cancel: Int32Array) {
@@ -219,7 +228,7 @@ export class Engine {
     });
     if (expect.sha256 === undefined && mark === null) return answer(false, 'not_read');
     if (stat === null || version === null) return answer(false, mark === null && expect.sha256 === undefined ? 'not_read' : 'deleted');
-    if (expect.sha256 === undefined && mark?.version === version) return answer(true, 'same_version');
+    if (expect.sha256 === undefined && mark?.settled === true && mark.version === version) return answer(true, 'same_version');
     const wanted = expect.sha256 ?? mark?.sha256 ?? null;
     const known = this.#facts.get(version);
     let current = wanted !== null ? known?.sha256 : known?.xxh64;
@@ -271,7 +280,20 @@ export class Engine {
     return this.#closing;
   }
 
+  /** Lets the event loop come round once `READS_PER_TURN` reads started in this turn. */
+  async #shareTheLoop(): Promise<void> {
+    if (this.#readsThisTurn === 0) {
+      setImmediate(() => {
+        this.#readsThisTurn = 0;
+      });
+    }
+    if (++this.#readsThisTurn <= READS_PER_TURN) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return this.#shareTheLoop();
+  }
+
   async #read(request: ReadRequest, signal: unknown): Promise<ReadResult> {
+    await this.#shareTheLoop();
     const subject = subjectOf(request);
     if (this.#closing !== null) throw fail('closed', {}, subject);
     if (signal !== undefined && !isAbortSignal(signal)) {
@@ -284,6 +306,7 @@ export class Engine {
     const located = this.#sandbox.locate(req.path);
     if (!located.ok) throw fail(located.code, located.details, subject);
     const absolute = located.absolute;
+    const startedAt = Date.now();
     // One stat on this thread keys every cache by the file's current version. Anything that is
     // not a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
     // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
@@ -294,24 +317,28 @@ export class Engine {
     const session = req.session;
     const held = session === null || req.fresh ? undefined : this.#sessions.range(session, absolute, range);
     if (held !== undefined) {
-      if (held.version === version) return this.#stub(held, 'same_version');
+      if (held.settled && held.version === version) return this.#stub(held, 'same_version');
+      // Facts are only kept for settled versions: a match means the same bytes.
       const known = this.#facts.get(version);
       if (known !== undefined && known.xxh64 === held.xxh64) {
         this.#counters.hashHits++;
         held.version = version;
+        held.settled = true;
         return this.#stub(held, 'same_content');
       }
     }
     const key = `${version}|${shapeOf(req)}`;
     let result = this.#results?.get(key);
     if (result !== undefined) this.#counters.resultHits++;
-    else result = await this.#shared(key, req, absolute, version, Number(stat.size), signal, subject);
+    else result = await this.#shared(key, req, absolute, version, Number(stat.size), signal, subject, startedAt);
     if (session === null || result.kind === 'unchanged') return result;
+    const settled = this.#isSettled(result.version, startedAt);
     if (held !== undefined && result.xxh64 !== null && result.xxh64 === held.xxh64) {
       held.version = result.version;
+      held.settled = settled;
       return this.#stub(held, 'same_content');
     }
-    this.#sessions.record(session, absolute, range, markOf(result));
+    this.#sessions.record(session, absolute, range, markOf(result, settled));
     return result;
   }
 
@@ -337,12 +364,13 @@ export class Engine {
     size: number,
     signal: AbortSignal | undefined,
     subject: string,
+    startedAt: number,
   ): Promise<ReadResult> {
     let flight = this.#flights.get(key);
     if (flight !== undefined) this.#counters.singleFlightJoins++;
     else {
       this.#counters.resultMisses++;
-      flight = this.#start(key, req, absolute, version, size);
+      flight = this.#start(key, req, absolute, version, size, startedAt);
     }
     const outcome = await this.#join(flight, key, req.timeoutMs, signal);
     if (!outcome.ok) return this.#settled(outcome, req, subject);
@@ -350,7 +378,7 @@ export class Engine {
     return flight.result;
   }
 
-  #start(key: string, req: ParsedRequest, absolute: string, version: string, size: number): Flight {
+  #start(key: string, req: ParsedRequest, absolute: string, version: string, size: number, startedAt: number): Flight {
     const known = req.sha256 ? undefined : this.#facts.get(version);
     const seek = known === undefined ? null : seekHint(version, known, req.offset);
     if (seek !== null) this.#counters.lineIndexHits++;
@@ -365,12 +393,24 @@ export class Engine {
       if (this.#flights.get(key) === flight) this.#flights.delete(key);
       if (!outcome.ok) return;
       const payload = outcome.value;
+      flight.result ??= this.#result(payload, req);
+      // A version that may still be changing within one timestamp tick is not trusted later.
+      if (!this.#isSettled(payload.version, startedAt)) return;
       if (payload.kind === 'text') this.#facts.learn(payload);
       // Keyed by the version the worker read, which may be newer than the one stat saw.
-      flight.result ??= this.#result(payload, req);
       this.#results?.set(`${payload.version}|${shapeOf(req)}`, flight.result);
     });
     return flight;
+  }
+
+  /**
+   * True when the version's ctime is at least `settleMs` older than the read's start: any later
+   * write then gets a later ctime, so an equal version means equal content. (Git's "racily
+   * clean" problem: two writes within one coarse timestamp tick can leave equal versions.)
+   */
+  #isSettled(version: string, startedAt: number): boolean {
+    const ctimeNs = version.slice(version.lastIndexOf(':') + 1);
+    return Number(ctimeNs) / 1e6 <= startedAt - this.#options.settleMs;
   }
 
   /** Waits for a flight with this caller's own deadline and signal. */
@@ -470,7 +510,7 @@ function resultBytes(result: ReadResult): number {
   return 512 + body + result.path.length * 4;
 }
 
-function markOf(result: Exclude<ReadResult, UnchangedResult>): ReadMark {
+function markOf(result: Exclude<ReadResult, UnchangedResult>, settled: boolean): ReadMark {
   const text = result.kind === 'text';
   return {
     path: result.path,
@@ -484,6 +524,7 @@ function markOf(result: Exclude<ReadResult, UnchangedResult>): ReadMark {
     endLine: text ? result.endLine : 0,
     totalLines: text ? result.totalLines : null,
     complete: !text || (result.cutLines === 0 && (result.truncated === false || result.truncated.reason === 'lines')),
+    settled,
   };
 }
 

@@ -30,6 +30,13 @@ export interface EngineOptions {
   maxQueuedBytes?: number;
   /** Memory for results shared between callers, in bytes; 0 turns the result cache off. Default 64 MiB. */
   cacheBytes?: number;
+  /**
+   * A file changed less than this many milliseconds before it was read is not trusted by its
+   * version alone: file-system timestamps are coarse, and two writes in one tick can leave the
+   * same size and times. Such a read is not cached, and a later read checks its content hash.
+   * Default 1000.
+   */
+  settleMs?: number;
   /** Sessions whose reads are remembered (stubs, read ledger); least recently active forgotten first. Default 512. */
   maxSessions?: number;
   /** Reads remembered per session, least recent forgotten first. Default 1024. */
@@ -67,6 +74,7 @@ export interface ResolvedOptions {
   readonly maxQueued: number;
   readonly maxQueuedBytes: number;
   readonly cacheBytes: number;
+  readonly settleMs: number;
   readonly maxSessions: number;
   readonly maxSessionEntries: number;
   readonly batchSize: number;
@@ -87,6 +95,7 @@ export const DEFAULTS = Object.freeze({
   maxQueued: 10_000,
   maxQueuedBytes: 2 * 1024 ** 3,
   cacheBytes: 64 * 1024 ** 2,
+  settleMs: 1000,
   maxSessions: 512,
   maxSessionEntries: 1024,
   batchSize: 32,
@@ -192,6 +201,7 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     maxQueued: positiveInteger('maxQueued', options.maxQueued, DEFAULTS.maxQueued),
     maxQueuedBytes: positiveInteger('maxQueuedBytes', options.maxQueuedBytes, DEFAULTS.maxQueuedBytes),
     cacheBytes: positiveInteger('cacheBytes', options.cacheBytes, DEFAULTS.cacheBytes, 0, MAX_CACHE_BYTES),
+    settleMs: positiveInteger('settleMs', options.settleMs, DEFAULTS.settleMs, 0, MAX_TIMEOUT_MS),
     maxSessions: positiveInteger('maxSessions', options.maxSessions, DEFAULTS.maxSessions, 1, MAX_SESSION_COUNT),
     maxSessionEntries: positiveInteger('maxSessionEntries', options.maxSessionEntries, DEFAULTS.maxSessionEntries, 1, MAX_SESSION_COUNT),
     batchSize: positiveInteger('batchSize', options.batchSize, DEFAULTS.batchSize),

@@ -39,7 +39,9 @@ const stats = () => engine.stats().cache;
 beforeAll(async () => {
   ({ base, root } = makeWorkspace());
   writeGeneratedLines(path.join(root, 'app.log'), LOG_LINES, logLine);
-  engine = await createEngine({ root, threads: 2 });
+  // settleMs 0 trusts a version as soon as it is read: these tests write files moments before
+  // reading them. The default (a file must be a second old) has its own test below.
+  engine = await createEngine({ root, threads: 2, settleMs: 0 });
 });
 
 afterAll(async () => {
@@ -89,6 +91,38 @@ describe('the result cache', () => {
     const second = asText(await engine.read({ path: 'cached.txt', offset: 2 }));
     expect(whole.content).toBe('1\talpha\n2\tbeta');
     expect(second.content).toBe('2\tbeta');
+  });
+});
+
+describe('the settle window (coarse file-system timestamps)', () => {
+  it('does not trust the version of a file changed within settleMs: no cache entry, stubs by content hash only', async () => {
+    const wary = await createEngine({ root, threads: 1, settleMs: 60_000 });
+    try {
+      writeFile(root, 'fresh-write.txt', 'just written\n');
+      await wary.read({ path: 'fresh-write.txt', session: 's-wary' });
+      const again = await wary.read({ path: 'fresh-write.txt', session: 's-wary' });
+      expect(again).toMatchObject({ kind: 'unchanged', reason: 'same_content' });
+      const plain = await wary.read({ path: 'fresh-write.txt' });
+      expect(asText(plain).content).toBe('1\tjust written');
+      expect(wary.stats().cache.result).toMatchObject({ hits: 0, entries: 0 });
+      expect(await wary.checkUnchanged('s-wary', 'fresh-write.txt')).toMatchObject({ unchanged: true, reason: 'same_content' });
+    } finally {
+      await wary.close();
+    }
+  });
+
+  it('trusts the version of a file older than settleMs', async () => {
+    const settled = await createEngine({ root, threads: 1, settleMs: 50 });
+    try {
+      writeFile(root, 'older.txt', 'written a while ago\n');
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      await settled.read({ path: 'older.txt', session: 's-settled' });
+      expect(await settled.read({ path: 'older.txt', session: 's-settled' })).toMatchObject({ kind: 'unchanged', reason: 'same_version' });
+      await settled.read({ path: 'older.txt' });
+      expect(settled.stats().cache.result).toMatchObject({ hits: 1, misses: 1 });
+    } finally {
+      await settled.close();
+    }
   });
 });
 
@@ -246,7 +280,7 @@ describe('the read ledger for edit tools', () => {
 
 describe('session state bounds', () => {
   it('stays within maxSessions and maxSessionEntries under 100 000 distinct reads', async () => {
-    const bounded = await createEngine({ root, threads: 2, maxSessions: 8, maxSessionEntries: 16 });
+    const bounded = await createEngine({ root, threads: 2, maxSessions: 8, maxSessionEntries: 16, settleMs: 0 });
     try {
       for (let i = 0; i < 40; i++) writeFile(root, `bounds/f${i}.txt`, `file ${i}\n`);
       // 250 sessions x 40 files x 10 ranges: every (session, path, range) is distinct.

@@ -5,6 +5,7 @@ import { prepareSourceTree } from '../corpus.js';
 import { forEachConcurrent, LoopDelayProbe, type LoopDelay } from '../event-loop.js';
 import { naiveRead, syncRead } from '../naive-reader.js';
 import type { Measurement, ScenarioReport } from '../report.js';
+import { collectGarbage, median } from '../stats.js';
 
 const FILES = 2500;
 const CONCURRENCY = 64;
@@ -110,16 +111,4 @@ export async function sourceTree(projectRoot: string, rounds: number): Promise<S
       { name: 'engine read errors', value: engineErrors, goal: '= 0', met: engineErrors === 0 },
     ],
   };
-}
-
-/** A full collection when the bench runs with --expose-gc (as `npm run bench` does). */
-function collectGarbage(): void {
-  const { gc } = globalThis as { gc?: () => void };
-  gc?.();
-}
-
-function median(values: readonly number[]): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? NaN;
 }

@@ -17,6 +17,11 @@ export interface ReadMark {
   readonly totalLines: number | null;
   /** True when the session saw every line it asked for, uncut: only such reads earn stubs. */
   readonly complete: boolean;
+  /**
+   * True when the file had not changed for `settleMs` before the read, so its version alone
+   * identifies the content. A mark that is not settled earns stubs by content hash only.
+   */
+  settled: boolean;
 }
 
 export interface SessionLimits {

@@ -44,6 +44,15 @@ function walk(directory: string, visit: (file: string, size: number) => boolean)
   return true;
 }
 
+/**
+ * Reads every file once, so that measured reads find them in the page cache. This machine
+ * reclaims idle page cache proactively; a first read from disk costs milliseconds and would
+ * swamp what a scenario means to compare.
+ */
+export function warmPageCache(root: string, files: readonly string[]): void {
+  for (const file of files) fs.readFileSync(path.join(root, file));
+}
+
 /** A log of `lines` numbered lines of about 100 bytes each, written once and reused. */
 export function prepareLargeLog(file: string, lines: number): string {
   const expected = logSize(lines);

@@ -9,7 +9,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatReport, type ScenarioReport } from './report.js';
+import { fairness } from './scenarios/fairness.js';
 import { largeFile } from './scenarios/large-file.js';
+import { pagination } from './scenarios/pagination.js';
+import { reread } from './scenarios/reread.js';
 import { slicerMicro } from './scenarios/slicer-micro.js';
 import { sourceTree } from './scenarios/source-tree.js';
 import { swarm } from './scenarios/swarm.js';
@@ -21,6 +24,9 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   'slicer-micro': () => slicerMicro(projectRoot),
   'large-file': () => largeFile(projectRoot),
   swarm: (rounds) => swarm(projectRoot, rounds),
+  pagination: (rounds) => pagination(projectRoot, rounds),
+  're-read': () => reread(projectRoot),
+  fairness: (rounds) => fairness(projectRoot, rounds),
 };
 
 const { values } = parseArgs({

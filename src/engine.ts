@@ -8,6 +8,7 @@ import { resolveOptions, type EngineOptions, type ResolvedOptions } from './opti
 import { parseRequest, type ParsedRequest, type ReadRequest } from './request.js';
 import type { ReadResult, TextResult, UnchangedResult } from './result.js';
 import { Sandbox } from './sandbox.js';
+import { TurnGate, type GateEntry } from './turn-gate.js';
 import { Scheduler, type SchedulerStats } from './scheduler.js';
 import { createTextPool, type TextPool } from './text-pool.js';
 import type { FilePayload, JobOutcome, JobSpec, SeekHint, TextPayload } from './wire.js';
@@ -37,9 +38,8 @@ const FACTS_BYTES = 32 * 1024 * 1024;
 const SEEK_COST_BYTES = 4 * 1024 * 1024;
 
 /**
- * Reads answered on this thread (cache hits, stubs) resolve in microtasks, so a swarm reading
- * cached files could hold the host's event loop for as long as it keeps asking. After this many
- * reads in one turn of the loop, the next waits for the loop to come round (timers, I/O) first.
+ * Reads started in one turn of the event loop; more wait for the next turn (see `TurnGate`).
+ * About 2 ms of main-thread work at the cached-read rate.
  */
 const READS_PER_TURN = 256;
 
@@ -100,6 +100,8 @@ export interface CacheStats {
 }
 
 export interface EngineStats extends SchedulerStats {
+  /** Of `queued`, the reads not started yet: held at the gate until their session has room. */
+  readonly notStarted: number;
   readonly threads: number;
   readonly roots: readonly string[];
   readonly answered: number;
@@ -132,8 +134,7 @@ export class Engine {
   };
   #answered = 0;
   #closing: Promise<void> | null = null;
-  /** Reads started in this turn of the event loop; reset by `setImmediate`. */
-  #readsThisTurn = 0;
+  readonly #gate: TurnGate;
 
   /** @internal use {@link createEngine} */
   constructor(options: ResolvedOptions, sandbox: Sandbox, pool: TextPool, cancel: Int32Array) {
@@ -154,7 +155,12 @@ export class Engine {
       recycle: () => pool.recycle(),
       stuckGraceMs: STUCK_GRACE_MS,
       cancel,
+      onRoom: () => this.#gate.pump(),
     });
+    // A session's reads start while it has less than a round of full batches queued: enough to
+    // keep every worker busy on its own, and no more.
+    const highWater = inFlightBatches(options.threads) * options.batchSize;
+    this.#gate = new TurnGate(READS_PER_TURN, (session) => this.#scheduler.queuedIn(session) < highWater);
   }
 
   /**
@@ -248,8 +254,20 @@ export class Engine {
 
   stats(): EngineStats {
     const c = this.#counters;
+    const pool = this.#scheduler.stats();
+    // A session's reads wait in two places: not started (at the gate) and in the pool's queue.
+    const depths = this.#gate.depths();
+    for (const lane of pool.deepestLanes) depths.set(lane.session, (depths.get(lane.session) ?? 0) + lane.queued);
+    const deepestLanes = [...depths]
+      .map(([session, queued]) => ({ session, queued }))
+      .sort((a, b) => b.queued - a.queued)
+      .slice(0, 5);
     return {
-      ...this.#scheduler.stats(),
+      ...pool,
+      queued: pool.queued + this.#gate.waiting,
+      notStarted: this.#gate.waiting,
+      lanes: Math.max(pool.lanes, depths.size),
+      deepestLanes,
       threads: this.#pool.threads,
       roots: this.#sandbox.roots,
       answered: this.#answered,
@@ -276,24 +294,12 @@ export class Engine {
    * still running then are answered with `closed`), then stops the workers.
    */
   close(): Promise<void> {
+    if (this.#closing === null) this.#gate.flush();
     this.#closing ??= this.#scheduler.close(CLOSE_GRACE_MS).then(() => destroyWithin(this.#pool, CLOSE_GRACE_MS));
     return this.#closing;
   }
 
-  /** Lets the event loop come round once `READS_PER_TURN` reads started in this turn. */
-  async #shareTheLoop(): Promise<void> {
-    if (this.#readsThisTurn === 0) {
-      setImmediate(() => {
-        this.#readsThisTurn = 0;
-      });
-    }
-    if (++this.#readsThisTurn <= READS_PER_TURN) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    return this.#shareTheLoop();
-  }
-
   async #read(request: ReadRequest, signal: unknown): Promise<ReadResult> {
-    await this.#shareTheLoop();
     const subject = subjectOf(request);
     if (this.#closing !== null) throw fail('closed', {}, subject);
     if (signal !== undefined && !isAbortSignal(signal)) {
@@ -306,12 +312,25 @@ export class Engine {
     const located = this.#sandbox.locate(req.path);
     if (!located.ok) throw fail(located.code, located.details, subject);
     const absolute = located.absolute;
+    // Reads held at the gate count as queued: `maxQueued` bounds both.
+    const waiting = this.#gate.waiting + this.#scheduler.queued;
+    if (waiting >= this.#options.maxQueued) {
+      throw fail('overloaded', { queued: waiting, retryAfterMs: this.#scheduler.retryAfterMs(waiting) }, subject);
+    }
+    const deadline = Date.now() + req.timeoutMs;
+    const entry = this.#gate.enter(req.session ?? '');
+    if (entry !== null) await waitAtGate(entry, signal, req.timeoutMs, subject);
+    if (this.#closing !== null) throw fail('closed', {}, subject);
     const startedAt = Date.now();
+    const remainingMs = Math.max(1, deadline - startedAt);
     // One stat on this thread keys every cache by the file's current version. Anything that is
     // not a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
     // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
     const stat = statFile(absolute);
-    if (stat === null) return this.#settled(await this.#scheduler.submit(this.#job(req, absolute, null), req.timeoutMs, signal, req.session ?? ''), req, subject);
+    if (stat === null) {
+      const job = this.#job(req, absolute, null, deadline);
+      return this.#settled(await this.#scheduler.submit(job, remainingMs, signal, req.session ?? ''), req, subject);
+    }
     const version = versionKey(stat);
     const range = rangeOf(req);
     const session = req.session;
@@ -330,7 +349,7 @@ export class Engine {
     const key = `${version}|${shapeOf(req)}`;
     let result = this.#results?.get(key);
     if (result !== undefined) this.#counters.resultHits++;
-    else result = await this.#shared(key, req, absolute, version, Number(stat.size), signal, subject, startedAt);
+    else result = await this.#shared(key, req, absolute, version, Number(stat.size), signal, subject, startedAt, remainingMs);
     if (session === null || result.kind === 'unchanged') return result;
     const settled = this.#isSettled(result.version, startedAt);
     if (held !== undefined && result.xxh64 !== null && result.xxh64 === held.xxh64) {
@@ -365,6 +384,7 @@ export class Engine {
     signal: AbortSignal | undefined,
     subject: string,
     startedAt: number,
+    remainingMs: number,
   ): Promise<ReadResult> {
     let flight = this.#flights.get(key);
     if (flight !== undefined) this.#counters.singleFlightJoins++;
@@ -372,7 +392,7 @@ export class Engine {
       this.#counters.resultMisses++;
       flight = this.#start(key, req, absolute, version, size, startedAt);
     }
-    const outcome = await this.#join(flight, key, req.timeoutMs, signal);
+    const outcome = await this.#join(flight, key, remainingMs, req.timeoutMs, signal);
     if (!outcome.ok) return this.#settled(outcome, req, subject);
     flight.result ??= this.#result(outcome.value, req);
     return flight.result;
@@ -382,7 +402,7 @@ export class Engine {
     const known = req.sha256 ? undefined : this.#facts.get(version);
     const seek = known === undefined ? null : seekHint(version, known, req.offset);
     if (seek !== null) this.#counters.lineIndexHits++;
-    const job = this.#job(req, absolute, seek);
+    const job = this.#job(req, absolute, seek, Date.now() + this.#options.timeoutMs);
     const controller = new AbortController();
     const cost = seek === null ? size : Math.min(size, SEEK_COST_BYTES);
     // The shared work runs to the engine's own deadline; each waiter enforces its own.
@@ -413,8 +433,8 @@ export class Engine {
     return Number(ctimeNs) / 1e6 <= startedAt - this.#options.settleMs;
   }
 
-  /** Waits for a flight with this caller's own deadline and signal. */
-  #join(flight: Flight, key: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<JobOutcome> {
+  /** Waits for a flight with this caller's own deadline (`remainingMs` of `timeoutMs`) and signal. */
+  #join(flight: Flight, key: string, remainingMs: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<JobOutcome> {
     if (signal?.aborted === true) return Promise.resolve({ ok: false, code: 'aborted', details: { stage: 'queued' } });
     flight.waiters++;
     return new Promise<JobOutcome>((resolve) => {
@@ -436,7 +456,7 @@ export class Engine {
         }
       };
       const onAbort = () => leave({ ok: false, code: 'aborted', details: { stage: 'queued' } });
-      const timer = setTimeout(() => leave({ ok: false, code: 'timeout', details: { timeoutMs } }), timeoutMs);
+      const timer = setTimeout(() => leave({ ok: false, code: 'timeout', details: { timeoutMs } }), remainingMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       void flight.promise.then(finish);
     });
@@ -459,7 +479,7 @@ export class Engine {
     };
   }
 
-  #job(request: ParsedRequest, absolute: string, seek: { hint: SeekHint; offset: number } | null): JobSpec {
+  #job(request: ParsedRequest, absolute: string, seek: { hint: SeekHint; offset: number } | null, deadline: number): JobSpec {
     return {
       path: absolute,
       offset: seek?.offset ?? request.offset,
@@ -468,7 +488,7 @@ export class Engine {
       maxTokens: request.maxTokens,
       allowBinary: request.allowBinary,
       sha256: request.sha256,
-      deadline: Date.now() + request.timeoutMs,
+      deadline,
       render: NATIVE_RENDER,
       hint: seek?.hint ?? null,
     };
@@ -478,6 +498,26 @@ export class Engine {
     if (payload.kind === 'binary') return Object.freeze(payload);
     return textResult(payload, request, this.#options);
   }
+}
+
+/** Waits for the gate to admit a read, answering `aborted` or `timeout` if that comes first. */
+function waitAtGate(entry: GateEntry, signal: AbortSignal | undefined, timeoutMs: number, subject: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const leave = (code: 'aborted' | 'timeout') => {
+      entry.cancel();
+      signal?.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
+      reject(fail(code, code === 'timeout' ? { timeoutMs, stage: 'queued' } : { stage: 'queued' }, subject));
+    };
+    const onAbort = () => leave('aborted');
+    const timer = setTimeout(() => leave('timeout'), timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void entry.admitted.then(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 /** The file's stat when it is a regular file this thread may key caches by, else null. */
@@ -583,6 +623,14 @@ function isAbortSignal(value: unknown): value is AbortSignal {
     typeof candidate.addEventListener === 'function' &&
     typeof candidate.removeEventListener === 'function'
   );
+}
+
+/** The request's session for the gate's lanes, before the request is validated. */
+function sessionOf(request: unknown): string {
+  if (typeof request === 'object' && request !== null && 'session' in request && typeof request.session === 'string') {
+    return request.session;
+  }
+  return '';
 }
 
 function subjectOf(request: unknown): string {

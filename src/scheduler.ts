@@ -23,6 +23,8 @@ export interface SchedulerOptions {
   readonly stuckGraceMs: number;
   /** Cancel flags shared with the workers; at least `maxInFlight * batchSize` slots. */
   readonly cancel: Int32Array;
+  /** Called whenever reads may have left the queue (a batch sent or finished). */
+  readonly onRoom?: () => void;
 }
 
 /** A percentile summary of a histogram, in milliseconds. */
@@ -55,11 +57,19 @@ export interface SchedulerStats {
 /** Reads of at least this many bytes go to a worker alone, never delaying a batch of small ones. */
 export const SOLO_READ_BYTES = 8 * 1024 * 1024;
 
+/**
+ * A batch stops growing at this many bytes of files: about a millisecond of a worker's time, so
+ * a read arriving from another session waits behind little work, whatever the file sizes.
+ */
+export const BATCH_BYTES = 256 * 1024;
+
 /** The reads one session has waiting, in order. */
 interface Lane {
   readonly session: string;
   tickets: Ticket[];
   head: number;
+  /** Its reads still waiting (settled ones excluded). */
+  queued: number;
 }
 
 interface Ticket {
@@ -145,7 +155,7 @@ export class Scheduler {
     if (signal?.aborted === true) return Promise.resolve(failure('aborted', { stage: 'queued' }));
     const overBytes = this.#bytes > 0 && this.#bytes + cost > this.#options.maxQueuedBytes;
     if (this.#queued >= this.#options.maxQueued || overBytes) {
-      const retryAfterMs = Math.min(5000, Math.max(50, Math.round((this.#queued * this.#jobMs) / this.#options.maxInFlight)));
+      const retryAfterMs = this.retryAfterMs(this.#queued);
       return Promise.resolve(failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs }));
     }
     this.#bytes += cost;
@@ -177,9 +187,24 @@ export class Scheduler {
     });
   }
 
+  /** Reads waiting for a worker. */
+  get queued(): number {
+    return this.#queued;
+  }
+
+  /** Reads of one session waiting for a worker. */
+  queuedIn(session: string): number {
+    return this.#lanes.get(session)?.queued ?? 0;
+  }
+
+  /** A retry hint for `overloaded`: about how long the reads ahead will take. */
+  retryAfterMs(ahead: number): number {
+    return Math.min(5000, Math.max(50, Math.round((ahead * this.#jobMs) / this.#options.maxInFlight)));
+  }
+
   stats(): SchedulerStats {
     const deepest = this.#ring
-      .map((lane) => ({ session: lane.session, queued: lane.tickets.length - lane.head }))
+      .map((lane) => ({ session: lane.session, queued: lane.queued }))
       .sort((a, b) => b.queued - a.queued)
       .slice(0, 5);
     return {
@@ -228,8 +253,11 @@ export class Scheduler {
   #settle(ticket: Ticket, outcome: JobOutcome, flag: number): void {
     if (ticket.state === 'settled') return;
     this.#bytes -= ticket.cost;
-    if (ticket.state === 'queued') this.#queued--;
-    else {
+    if (ticket.state === 'queued') {
+      this.#queued--;
+      const lane = this.#lanes.get(ticket.lane);
+      if (lane !== undefined && !ticket.retried) lane.queued--;
+    } else {
       if (flag === CANCEL.none) this.#run.record(nanos(performance.now() - ticket.sentAt));
       this.#running--;
       if (ticket.slot >= 0 && flag !== CANCEL.none) Atomics.store(this.#options.cancel, ticket.slot, flag);
@@ -273,14 +301,12 @@ export class Scheduler {
         continue;
       }
       const free = maxInFlight - this.#batchesInFlight;
-      // With several sessions waiting, smaller batches: a session's next read then waits
-      // behind less of another's work (measured by the bench's fairness scenario).
-      const cap = this.#ring.length > 1 ? Math.max(4, batchSize >> 2) : batchSize;
-      const size = Math.min(cap, Math.ceil(this.#queued / free));
+      const size = Math.min(batchSize, Math.ceil(this.#queued / free));
       const tickets = this.#take(size);
       if (tickets.length === 0) break;
       this.#send(tickets);
     }
+    this.#options.onRoom?.();
   }
 
   #retry(ticket: Ticket): void {
@@ -296,19 +322,22 @@ export class Scheduler {
   #enqueue(ticket: Ticket): void {
     let lane = this.#lanes.get(ticket.lane);
     if (lane === undefined) {
-      lane = { session: ticket.lane, tickets: [], head: 0 };
+      lane = { session: ticket.lane, tickets: [], head: 0, queued: 0 };
       this.#lanes.set(ticket.lane, lane);
       this.#ring.push(lane);
     }
     lane.tickets.push(ticket);
+    lane.queued++;
   }
 
   /**
    * Takes up to `size` waiting reads, one per lane per turn, so one session's ten thousand
-   * reads cannot starve another's one. A read of `SOLO_READ_BYTES` or more goes alone.
+   * reads cannot starve another's one. A batch holds at most `BATCH_BYTES` of files (or one
+   * larger read), and a read of `SOLO_READ_BYTES` or more goes alone.
    */
   #take(size: number): Ticket[] {
     const tickets: Ticket[] = [];
+    let bytes = 0;
     while (tickets.length < size && this.#ring.length > 0) {
       if (this.#turn >= this.#ring.length) this.#turn = 0;
       const lane = this.#ring[this.#turn];
@@ -320,9 +349,11 @@ export class Scheduler {
         continue;
       }
       const solo = ticket.cost >= SOLO_READ_BYTES;
-      if (solo && tickets.length > 0) break;
+      if (tickets.length > 0 && (solo || bytes + ticket.cost > BATCH_BYTES)) break;
       lane.head++;
+      lane.queued--;
       tickets.push(ticket);
+      bytes += ticket.cost;
       if (lane.head >= lane.tickets.length) this.#dropLane(lane);
       else {
         if (lane.head > 1024 && lane.head * 2 > lane.tickets.length) {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Bench } from 'tinybench';
 import { createEngine } from '../../src/index.js';
-import { prepareSourceTree } from '../corpus.js';
+import { prepareSourceTree, warmPageCache } from '../corpus.js';
 import { forEachConcurrent, LoopDelayProbe, type LoopDelay } from '../event-loop.js';
 import { naiveRead, syncRead } from '../naive-reader.js';
 import type { Measurement, ScenarioReport } from '../report.js';
@@ -19,7 +19,10 @@ const CONCURRENCY = 64;
 export async function sourceTree(projectRoot: string, rounds: number): Promise<ScenarioReport> {
   const { root, files } = prepareSourceTree(projectRoot, path.join(projectRoot, 'bench/.corpus/source-tree'), FILES);
   const absolute = files.map((file) => path.join(root, file));
-  const engine = await createEngine({ root });
+  warmPageCache(root, files);
+  // No result cache: every pass reads every file, so this measures the read path itself (the
+  // swarm scenario measures the caches).
+  const engine = await createEngine({ root, cacheBytes: 0 });
   let engineErrors = 0;
 
   // `async` is stated, not detected: a plain arrow returning a promise would be timed as

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createEngine } from '../../src/index.js';
-import { prepareSourceTree } from '../corpus.js';
+import { prepareSourceTree, warmPageCache } from '../corpus.js';
 import { LoopDelayProbe } from '../event-loop.js';
 import { naiveRead } from '../naive-reader.js';
 import type { Measurement, ScenarioReport } from '../report.js';
@@ -18,6 +18,7 @@ const FILES = 500;
 export async function swarm(projectRoot: string, rounds: number): Promise<ScenarioReport> {
   const tree = prepareSourceTree(projectRoot, path.join(projectRoot, 'bench/.corpus/source-tree'), 2500);
   const files = tree.files.slice(0, FILES);
+  warmPageCache(tree.root, tree.files);
   const orders = Array.from({ length: SESSIONS }, (_, session) => shuffled(files, session + 1));
   const reads = SESSIONS * FILES;
   const probe = new LoopDelayProbe();

@@ -1,4 +1,41 @@
-import { LRUCache } from 'lru-cache';
+/**
+ * A Map bounded in entries that forgets the least recently written first. Writes refresh an
+ * entry, reads do not: cheaper than a full LRU on the hot path (a Map delete and set), and for
+ * read state "least recently read" is the order that matters.
+ */
+class RecentMap<K, V> {
+  readonly #map = new Map<K, V>();
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+
+  set(key: K, value: V): void {
+    this.#map.delete(key);
+    this.#map.set(key, value);
+    if (this.#map.size > this.#max) {
+      const oldest = this.#map.keys().next();
+      if (oldest.done !== true) this.#map.delete(oldest.value);
+    }
+  }
+
+  delete(key: K): boolean {
+    return this.#map.delete(key);
+  }
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  values(): IterableIterator<V> {
+    return this.#map.values();
+  }
+}
 
 /** What a session was given when it read a file: enough for stubs and for an edit tool's check. */
 export interface ReadMark {
@@ -33,28 +70,32 @@ export interface SessionLimits {
 
 interface SessionState {
   /** (path, range, render) → the last complete read of it. */
-  readonly ranges: LRUCache<string, ReadMark>;
+  readonly ranges: RecentMap<string, ReadMark>;
   /** path → the last read of it, complete or not (the read ledger). */
-  readonly files: LRUCache<string, ReadMark>;
+  readonly files: RecentMap<string, ReadMark>;
 }
 
 /**
  * Per-session read state: the unchanged-file stubs and the read ledger that edit tools consult.
- * Bounded in sessions and in entries per session, least recently used out first, so a swarm
+ * Bounded in sessions and in entries per session, least recently read out first, so a swarm
  * issuing millions of distinct reads holds at most `maxSessions * maxEntries * 2` marks.
  */
 export class SessionLedger {
   readonly #limits: SessionLimits;
-  readonly #sessions: LRUCache<string, SessionState>;
+  readonly #sessions: RecentMap<string, SessionState>;
+  /** The session written last, which needs no refresh in `#sessions`. */
+  #latest: string | null = null;
 
   constructor(limits: SessionLimits) {
     this.#limits = limits;
-    this.#sessions = new LRUCache<string, SessionState>({ max: limits.maxSessions });
+    this.#sessions = new RecentMap<string, SessionState>(limits.maxSessions);
   }
 
   /** The session's last complete read of this range, if it still holds one. */
   range(session: string, path: string, range: string): ReadMark | undefined {
-    return this.#sessions.get(session)?.ranges.get(rangeKey(path, range));
+    const state = this.#sessions.get(session);
+    // Most reads of a swarm are first reads of a session that holds nothing yet.
+    return state === undefined || state.ranges.size === 0 ? undefined : state.ranges.get(rangeKey(path, range));
   }
 
   /** The session's last read of this file, complete or not. */
@@ -67,9 +108,12 @@ export class SessionLedger {
     let state = this.#sessions.get(session);
     if (state === undefined) {
       const max = this.#limits.maxEntries;
-      state = { ranges: new LRUCache({ max }), files: new LRUCache({ max }) };
+      state = { ranges: new RecentMap(max), files: new RecentMap(max) };
+      this.#sessions.set(session, state);
+    } else if (session !== this.#latest) {
       this.#sessions.set(session, state);
     }
+    this.#latest = session;
     state.files.set(path, mark);
     const key = rangeKey(path, range);
     if (mark.complete) state.ranges.set(key, mark);
@@ -78,6 +122,7 @@ export class SessionLedger {
 
   /** Forgets everything the session read; true when there was something to forget. */
   forget(session: string): boolean {
+    if (session === this.#latest) this.#latest = null;
     return this.#sessions.delete(session);
   }
 

@@ -1,0 +1,102 @@
+/**
+ * Fair scheduling through the real engine and real workers: per-session lanes, the gate that
+ * holds a session's surplus reads, and the answers those held reads still get (abort, timeout,
+ * close). Assertions are about order and counts, never about timings.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, ReadError, type Engine } from '../src/index.js';
+import { writeGeneratedLines } from './support/generated-file.js';
+import { expectReadError } from './support/read-error.js';
+import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
+
+const GREEDY = 2000;
+let base = '';
+let root = '';
+
+/** A greedy session's flood: distinct requests (by limit), so none is shared or cached. */
+function flood(engine: Engine, count = GREEDY, extra: { signal?: AbortSignal } = {}) {
+  let done = 0;
+  const all = Promise.allSettled(
+    Array.from({ length: count }, (_, i) =>
+      engine.read({ path: 'work.log', session: 'greedy', limit: 5000 - i }, extra).finally(() => {
+        done++;
+      }),
+    ),
+  );
+  return { all, done: () => done };
+}
+
+beforeAll(() => {
+  ({ base, root } = makeWorkspace());
+  writeGeneratedLines(path.join(root, 'work.log'), 5000, (n) => `work line ${n} ${'w'.repeat(60)}`);
+  writeFile(root, 'small.txt', 'small\n');
+});
+
+afterAll(() => {
+  removeTempDir(base);
+});
+
+describe('fair scheduling', () => {
+  it("answers another session's read long before one session's flood of reads is done", async () => {
+    const engine = await createEngine({ root, threads: 1, batchSize: 4 });
+    try {
+      const greedy = flood(engine);
+      const stats = engine.stats();
+      expect(stats.notStarted).toBeGreaterThan(0);
+      expect(stats.deepestLanes[0]).toMatchObject({ session: 'greedy' });
+      const other = await engine.read({ path: 'small.txt', session: 'polite' });
+      expect(other.kind).toBe('text');
+      // The polite read waited behind a round of the greedy's batches, not behind its queue.
+      expect(greedy.done()).toBeLessThan(GREEDY / 4);
+      const settled = await greedy.all;
+      expect(settled.every((entry) => entry.status === 'fulfilled')).toBe(true);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
+  it('answers a read held at the gate with aborted or timeout, and lets the rest through', async () => {
+    const engine = await createEngine({ root, threads: 1, batchSize: 4 });
+    try {
+      const greedy = flood(engine, 1000);
+      const controller = new AbortController();
+      const held = engine.read({ path: 'small.txt', session: 'greedy' }, { signal: controller.signal });
+      const late = engine.read({ path: 'work.log', session: 'greedy', offset: 3, timeoutMs: 20 });
+      const before = engine.stats().notStarted;
+      controller.abort();
+      await expectReadError(held, 'aborted');
+      const timedOut = await expectReadError(late, 'timeout');
+      expect(timedOut.details).toMatchObject({ timeoutMs: 20, stage: 'queued' });
+      expect(engine.stats().notStarted).toBeLessThan(before);
+      expect((await greedy.all).every((entry) => entry.status === 'fulfilled')).toBe(true);
+      expect(greedy.done()).toBe(1000);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
+  it('counts reads held at the gate against maxQueued', async () => {
+    const engine = await createEngine({ root, threads: 1, batchSize: 4, maxQueued: 300 });
+    try {
+      const greedy = flood(engine, 600);
+      const settled = await greedy.all;
+      const refused = settled.filter((entry) => entry.status === 'rejected' && entry.reason instanceof ReadError && entry.reason.code === 'overloaded');
+      expect(refused.length).toBeGreaterThanOrEqual(300);
+      expect(settled.filter((entry) => entry.status === 'fulfilled').length).toBeGreaterThan(0);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
+  it('answers reads held at the gate with closed when the engine closes', async () => {
+    const engine = await createEngine({ root, threads: 1, batchSize: 4 });
+    const greedy = flood(engine, 1000);
+    expect(engine.stats().notStarted).toBeGreaterThan(0);
+    await engine.close();
+    const settled = await greedy.all;
+    expect(settled).toHaveLength(1000);
+    const codes = new Set(settled.flatMap((entry) => (entry.status === 'rejected' && entry.reason instanceof ReadError ? [entry.reason.code] : [])));
+    expect([...codes]).toEqual(['closed']);
+  }, 60_000);
+});

@@ -625,14 +625,6 @@ function isAbortSignal(value: unknown): value is AbortSignal {
   );
 }
 
-/** The request's session for the gate's lanes, before the request is validated. */
-function sessionOf(request: unknown): string {
-  if (typeof request === 'object' && request !== null && 'session' in request && typeof request.session === 'string') {
-    return request.session;
-  }
-  return '';
-}
-
 function subjectOf(request: unknown): string {
   if (typeof request === 'object' && request !== null && 'path' in request && typeof request.path === 'string') {
     return request.path;

@@ -318,7 +318,7 @@ export class Engine {
       throw fail('overloaded', { queued: waiting, retryAfterMs: this.#scheduler.retryAfterMs(waiting) }, subject);
     }
     const deadline = Date.now() + req.timeoutMs;
-    const entry = this.#gate.enter(req.session ?? '');
+    const entry = this.#gate.enter(req.session ?? '', deadline);
     if (entry !== null) await waitAtGate(entry, signal, req.timeoutMs, subject);
     if (this.#closing !== null) throw fail('closed', {}, subject);
     const startedAt = Date.now();
@@ -500,24 +500,18 @@ export class Engine {
   }
 }
 
-/** Waits for the gate to admit a read, answering `aborted` or `timeout` if that comes first. */
-function waitAtGate(entry: GateEntry, signal: AbortSignal | undefined, timeoutMs: number, subject: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const leave = (code: 'aborted' | 'timeout') => {
-      entry.cancel();
-      signal?.removeEventListener('abort', onAbort);
-      clearTimeout(timer);
-      reject(fail(code, code === 'timeout' ? { timeoutMs, stage: 'queued' } : { stage: 'queued' }, subject));
-    };
-    const onAbort = () => leave('aborted');
-    const timer = setTimeout(() => leave('timeout'), timeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    void entry.admitted.then(() => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
+/** Waits for the gate to admit a read; answers `aborted` or `timeout` if that comes first. */
+async function waitAtGate(entry: GateEntry, signal: AbortSignal | undefined, timeoutMs: number, subject: string): Promise<void> {
+  const onAbort = () => entry.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await entry.admitted;
+  } catch (why) {
+    const code = why === 'timeout' ? 'timeout' : 'aborted';
+    throw fail(code, code === 'timeout' ? { timeoutMs, stage: 'queued' } : { stage: 'queued' }, subject);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /** The file's stat when it is a regular file this thread may key caches by, else null. */

@@ -1,3 +1,26 @@
+/** Why a read left the gate without being admitted. */
+export type GateExit = 'aborted' | 'timeout';
+
+/** A read waiting at the gate. */
+export interface GateEntry {
+  /** Resolves when the read may start; rejects with a `GateExit` when it leaves first. */
+  readonly admitted: Promise<void>;
+  /** Gives up the place (the caller aborted); `admitted` then rejects with 'aborted'. */
+  abort(): void;
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (why: GateExit) => void;
+  /** `Date.now()` after which the read answers `timeout` instead of waiting on. */
+  readonly deadline: number;
+  /** Set once admitted, aborted or timed out. */
+  done: boolean;
+}
+
+/** How often held reads are checked against their deadlines. */
+const SWEEP_MS = 10;
+
 /**
  * Where reads wait before they start: admitted round-robin by session, at most `perTurn` in one
  * turn of the event loop, and only while the session's share of the pool's queue has room.
@@ -8,29 +31,22 @@
  *   reads here while the pool is backed up keeps that work from crowding out the workers, and
  *   keeps each session's part of the pool's queue short: a session with nothing queued starts
  *   at once, and waits behind a round of the others, never behind one session's ten thousand.
+ *
+ * Deadlines are checked by one sweep every `SWEEP_MS` while reads wait, not a timer per read:
+ * in a swarm nearly every read waits a turn here, and a timer each would cost more than the wait.
  */
-/** A read waiting at the gate: `admitted` resolves when it may start; `cancel` gives up its place. */
-export interface GateEntry {
-  readonly admitted: Promise<void>;
-  cancel(): void;
-}
-
-interface Waiter {
-  resolve: () => void;
-  cancelled: boolean;
-  admitted: boolean;
-}
-
 export class TurnGate {
   readonly #perTurn: number;
   readonly #room: (session: string) => boolean;
   #used = 0;
   #resetPending = false;
-  /** Reads waiting for a later turn, by session. */
+  /** Reads waiting, by session, in arrival order. */
   readonly #lanes = new Map<string, Waiter[]>();
+  /** Sessions with reads waiting, visited round-robin from `#next`. */
   #ring: string[] = [];
   #next = 0;
   #waiting = 0;
+  #sweep: NodeJS.Timeout | undefined;
 
   /** `room(session)` says whether that session may queue more; call `pump()` when it may again. */
   constructor(perTurn: number, room: (session: string) => boolean) {
@@ -47,53 +63,73 @@ export class TurnGate {
   depths(): Map<string, number> {
     const depths = new Map<string, number>();
     for (const [session, lane] of this.#lanes) {
-      const live = lane.reduce((n, waiter) => n + (waiter.cancelled ? 0 : 1), 0);
+      const live = lane.reduce((n, waiter) => n + (waiter.done ? 0 : 1), 0);
       if (live > 0) depths.set(session, live);
     }
     return depths;
   }
 
   /** Null when the read may start now; otherwise its place in the session's line. */
-  enter(session: string): GateEntry | null {
+  enter(session: string, deadline: number): GateEntry | null {
     this.#scheduleReset();
     if (this.#used < this.#perTurn && !this.#lanes.has(session) && this.#room(session)) {
       this.#used++;
       return null;
     }
-    const waiter: Waiter = { resolve: () => undefined, cancelled: false, admitted: false };
-    const admitted = new Promise<void>((resolve) => {
-      waiter.resolve = resolve;
+    let waiter: Waiter | undefined;
+    const admitted = new Promise<void>((resolve, reject) => {
+      waiter = { resolve, reject, deadline, done: false };
     });
+    if (waiter === undefined) throw new Error('unreachable: the promise executor runs at once');
+    const held = waiter;
     let lane = this.#lanes.get(session);
     if (lane === undefined) {
       lane = [];
       this.#lanes.set(session, lane);
       this.#ring.push(session);
     }
-    lane.push(waiter);
+    lane.push(held);
     this.#waiting++;
-    return {
-      admitted,
-      cancel: () => {
-        if (waiter.cancelled || waiter.admitted) return;
-        waiter.cancelled = true;
-        this.#waiting--;
-      },
-    };
+    this.#sweep ??= setTimeout(() => this.#expire(), SWEEP_MS);
+    return { admitted, abort: () => this.#leave(held, 'aborted') };
+  }
+
+  /** Admits waiting reads now, within this turn's budget, where their sessions have room. */
+  pump(): void {
+    if (this.#waiting > 0) this.#admit();
   }
 
   /** Admits everything waiting, budget and room aside: on close, so each read can be answered. */
   flush(): void {
     for (const lane of this.#lanes.values()) {
       for (const waiter of lane) {
-        if (waiter.cancelled) continue;
-        waiter.admitted = true;
+        if (waiter.done) continue;
+        waiter.done = true;
         waiter.resolve();
       }
     }
     this.#lanes.clear();
     this.#ring = [];
     this.#waiting = 0;
+    clearTimeout(this.#sweep);
+    this.#sweep = undefined;
+  }
+
+  #leave(waiter: Waiter, why: GateExit): void {
+    if (waiter.done) return;
+    waiter.done = true;
+    this.#waiting--;
+    waiter.reject(why);
+  }
+
+  /** Answers `timeout` for reads past their deadline; sweeps again while any wait. */
+  #expire(): void {
+    this.#sweep = undefined;
+    const now = Date.now();
+    for (const lane of this.#lanes.values()) {
+      for (const waiter of lane) if (!waiter.done && waiter.deadline <= now) this.#leave(waiter, 'timeout');
+    }
+    if (this.#waiting > 0) this.#sweep = setTimeout(() => this.#expire(), SWEEP_MS);
   }
 
   #scheduleReset(): void {
@@ -106,11 +142,6 @@ export class TurnGate {
     });
   }
 
-  /** Admits waiting reads now, within this turn's budget, if the pool has room. */
-  pump(): void {
-    if (this.#waiting > 0) this.#admit();
-  }
-
   /**
    * Starts waiting reads, one session at a time, within the turn's budget; a session without
    * room is passed over. Stops after a full round of the sessions admits nothing.
@@ -121,7 +152,7 @@ export class TurnGate {
       if (this.#next >= this.#ring.length) this.#next = 0;
       const session = this.#ring[this.#next] ?? '';
       const lane = this.#lanes.get(session);
-      while (lane !== undefined && lane[0]?.cancelled === true) lane.shift();
+      while (lane !== undefined && lane[0]?.done === true) lane.shift();
       if (lane === undefined || lane.length === 0) {
         this.#lanes.delete(session);
         this.#ring.splice(this.#next, 1);
@@ -134,10 +165,10 @@ export class TurnGate {
       }
       idle = 0;
       const waiter = lane.shift();
-      this.#used++;
-      this.#waiting--;
       if (waiter !== undefined) {
-        waiter.admitted = true;
+        waiter.done = true;
+        this.#used++;
+        this.#waiting--;
         waiter.resolve();
       }
       if (lane.length === 0) {

@@ -429,6 +429,7 @@ export class Engine {
    * clean" problem: two writes within one coarse timestamp tick can leave equal versions.)
    */
   #isSettled(version: string, startedAt: number): boolean {
+    if (this.#options.settleMs === 0) return true;
     const ctimeNs = version.slice(version.lastIndexOf(':') + 1);
     return Number(ctimeNs) / 1e6 <= startedAt - this.#options.settleMs;
   }

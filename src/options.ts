@@ -34,7 +34,7 @@ export interface EngineOptions {
    * A file changed less than this many milliseconds before it was read is not trusted by its
    * version alone: file-system timestamps are coarse, and two writes in one tick can leave the
    * same size and times. Such a read is not cached, and a later read checks its content hash.
-   * Default 1000.
+   * 0 trusts every version at once (for file systems with fine timestamps). Default 1000.
    */
   settleMs?: number;
   /** Sessions whose reads are remembered (stubs, read ledger); least recently active forgotten first. Default 512. */

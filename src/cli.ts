@@ -9,7 +9,8 @@ const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--root DIR] [
                      [--json] [--sha256] [--allow-binary]
 
   PATH            file to read, relative to the root or absolute inside it
-  --offset N      first line to show, 1-based (default 1)
+  --offset N      first line to show, 1-based (default 1); negative counts from the end:
+                  --offset=-100 shows the last 100 lines
   --limit N       most lines to show (default ${DEFAULTS.defaultLimit})
   --root DIR      workspace the read is confined to (default: the current directory)
   --max-tokens N  cap on the estimated tokens of the output (default ${DEFAULTS.maxTokens})

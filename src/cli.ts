@@ -88,6 +88,9 @@ async function main(argv: string[]): Promise<number> {
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else if (result.kind === 'binary') process.stdout.write(`${result.data}\n`);
     else if (result.kind === 'unchanged') process.stdout.write(`${result.stub}\n`);
+    else if (result.kind === 'image') process.stdout.write(`${result.note}\n${result.mimeType};base64,${result.data}\n`);
+    else if (result.kind === 'description') process.stdout.write(`${result.text}\n`);
+    else if (result.kind === 'pdf') process.stdout.write(`${result.note}\n${result.text ?? `(${result.form}: use --json for the base64 data)`}\n`);
     else {
       const parts = [result.content, result.notice].filter((part) => part !== null && part !== '');
       process.stdout.write(parts.length > 0 ? `${parts.join('\n\n')}\n` : '');

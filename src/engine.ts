@@ -1,12 +1,26 @@
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import { FactsCache, seekHint } from './cache/file-facts.js';
 import { SessionLedger, type ReadMark } from './cache/sessions.js';
-import { describeChange, describeError, describeStub, describeWindow, RENDER } from './dialects/readpool.js';
+import {
+  describeChange,
+  describeError,
+  describeImage,
+  describeImageAsText,
+  describePdf,
+  describeStub,
+  describeWindow,
+  RENDER,
+} from './dialects/readpool.js';
 import { ReadError, type ErrorDetails, type ReadErrorCode } from './errors.js';
 import { resolveOptions, type EngineOptions, type ResolvedOptions } from './options.js';
 import { parseRequest, type ParsedRequest, type ReadRequest } from './request.js';
-import type { ReadResult, TextResult, UnchangedResult } from './result.js';
+import { MediaPool } from './media-pool.js';
+import type { ServedImage } from './media/image.js';
+import { kindByName, type MediaKind } from './media/kind.js';
+import type { MediaJob, MediaPayload } from './media/wire.js';
+import type { ImagePart, ReadResult, TextResult, UnchangedResult } from './result.js';
+import { probeFile } from './io/probe.js';
 import { Sandbox } from './sandbox.js';
 import { TurnGate, type GateEntry } from './turn-gate.js';
 import { Scheduler, type SchedulerStats } from './scheduler.js';
@@ -53,9 +67,19 @@ interface CacheCounters {
   hashHits: number;
 }
 
+/** What a read's work answers: a text pool job's outcome or a media pool task's. */
+type Outcome = { readonly ok: true; readonly value: FilePayload | MediaPayload } | Extract<JobOutcome, { ok: false }>;
+
+/** Media tasks a media worker runs before it is replaced (mupdf's WASM heap never shrinks). */
+const MEDIA_RECYCLE_TASKS = 200;
+/** An idle media pool stops its worker after this long. */
+const MEDIA_IDLE_MS = 30_000;
+/** Notebooks are parsed whole as JSON; larger ones are refused before parsing. */
+const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
+
 /** Identical work in flight, shared by every caller that asks for it while it runs. */
 interface Flight {
-  readonly promise: Promise<JobOutcome>;
+  readonly promise: Promise<Outcome>;
   readonly controller: AbortController;
   waiters: number;
   /** Set once every waiter left (aborted or timed out): the work is cancelled, not joined. */
@@ -118,6 +142,7 @@ export class Engine {
   readonly #options: ResolvedOptions;
   readonly #sandbox: Sandbox;
   readonly #pool: TextPool;
+  readonly #media: MediaPool;
   readonly #scheduler: Scheduler;
   readonly #errors: Partial<Record<ReadErrorCode, number>> = {};
   readonly #results: LRUCache<string, ReadResult> | null;
@@ -137,10 +162,11 @@ export class Engine {
   readonly #gate: TurnGate;
 
   /** @internal use {@link createEngine} */
-  constructor(options: ResolvedOptions, sandbox: Sandbox, pool: TextPool, cancel: Int32Array) {
+  constructor(options: ResolvedOptions, sandbox: Sandbox, pool: TextPool, media: MediaPool, cancel: Int32Array) {
     this.#options = options;
     this.#sandbox = sandbox;
     this.#pool = pool;
+    this.#media = media;
     this.#results =
       options.cacheBytes === 0
         ? null
@@ -224,7 +250,8 @@ export class Engine {
   async checkUnchanged(session: string, path: string, expect: { readonly sha256?: string } = {}): Promise<UnchangedCheck> {
     const located = this.#sandbox.locate(path);
     const mark = located.ok ? (this.#sessions.last(session, located.absolute) ?? null) : null;
-    const stat = located.ok ? statFile(located.absolute) : null;
+    const probe = located.ok ? probeFile(located.absolute) : null;
+    const stat = probe?.stat ?? null;
     const version = stat === null ? null : versionKey(stat);
     const answer = (unchanged: boolean, reason: UnchangedCheck['reason']): UnchangedCheck => ({
       unchanged,
@@ -241,10 +268,12 @@ export class Engine {
     if (current !== undefined && current !== null) this.#counters.hashHits++;
     else {
       try {
-        const result = await this.#read({ path, limit: 1, ...(wanted !== null ? { hash: 'sha256' as const } : {}) }, undefined);
+        const result = await this.#read({ path, limit: 1, allowBinary: true, ...(wanted !== null ? { hash: 'sha256' as const } : {}) }, undefined);
         current = result.kind === 'unchanged' ? null : wanted !== null ? result.sha256 : result.xxh64;
       } catch (error) {
         if (error instanceof ReadError && error.code === 'not_found') return answer(false, 'deleted');
+        // Anything else (now denied, outside the root, too large, unreadable): not what was read.
+        if (error instanceof ReadError && error.code !== 'internal' && error.code !== 'closed') return answer(false, 'modified');
         throw error;
       }
     }
@@ -295,7 +324,10 @@ export class Engine {
    */
   close(): Promise<void> {
     if (this.#closing === null) this.#gate.flush();
-    this.#closing ??= this.#scheduler.close(CLOSE_GRACE_MS).then(() => destroyWithin(this.#pool, CLOSE_GRACE_MS));
+    this.#closing ??= this.#scheduler
+      .close(CLOSE_GRACE_MS)
+      .then(() => Promise.all([destroyWithin(this.#pool, CLOSE_GRACE_MS), destroyWithin(this.#media, CLOSE_GRACE_MS)]))
+      .then(() => undefined);
     return this.#closing;
   }
 
@@ -319,23 +351,31 @@ export class Engine {
     }
     const deadline = Date.now() + req.timeoutMs;
     const entry = this.#gate.enter(req.session ?? '', deadline);
-    if (entry !== null) await waitAtGate(entry, signal, req.timeoutMs, subject);
+    if (entry !== null) {
+      await waitAtGate(entry, signal, req.timeoutMs, subject);
+      // The signal may have fired between admission and this continuation.
+      if (isAborted(signal)) throw fail('aborted', { stage: 'queued' }, subject);
+    }
     if (this.#closing !== null) throw fail('closed', {}, subject);
     const startedAt = Date.now();
     const remainingMs = Math.max(1, deadline - startedAt);
-    // One stat on this thread keys every cache by the file's current version. Anything that is
+    // One probe on this thread (version and canonical place) keys every cache. Anything that is
     // not a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
     // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
-    const stat = statFile(absolute);
-    if (stat === null) {
+    const probe = probeFile(absolute);
+    const media = kindByName(absolute);
+    if (probe === null) {
+      if (media !== null) return this.#settled(await this.#runMedia(this.#mediaJob(req, absolute, media, deadline), remainingMs, signal), req, subject);
       const job = this.#job(req, absolute, null, deadline);
       return this.#settled(await this.#scheduler.submit(job, remainingMs, signal, req.session ?? ''), req, subject);
     }
+    const { stat, canonical } = probe;
     const version = versionKey(stat);
     const range = rangeOf(req);
     const session = req.session;
     const held = session === null || req.fresh ? undefined : this.#sessions.range(session, absolute, range);
-    if (held !== undefined) {
+    // A mark for a place the path no longer leads to (a directory moved, a link swapped) is void.
+    if (held !== undefined && held.path === canonical) {
       if (held.settled && held.version === version) return this.#stub(held, 'same_version');
       // Facts are only kept for settled versions: a match means the same bytes.
       const known = this.#facts.get(version);
@@ -346,13 +386,13 @@ export class Engine {
         return this.#stub(held, 'same_content');
       }
     }
-    const key = `${version}|${shapeOf(req)}`;
+    const key = `${canonical}|${version}|${shapeOf(req)}`;
     let result = this.#results?.get(key);
     if (result !== undefined) this.#counters.resultHits++;
     else result = await this.#shared(key, req, absolute, version, Number(stat.size), signal, subject, startedAt, remainingMs);
     if (session === null || result.kind === 'unchanged') return result;
     const settled = this.#isSettled(result.version, startedAt);
-    if (held !== undefined && result.xxh64 !== null && result.xxh64 === held.xxh64) {
+    if (held !== undefined && held.path === result.path && result.xxh64 !== null && result.xxh64 === held.xxh64) {
       held.version = result.version;
       held.settled = settled;
       return this.#stub(held, 'same_content');
@@ -362,7 +402,7 @@ export class Engine {
   }
 
   /** Answers from a read's outcome, or throws its error. */
-  #settled(outcome: JobOutcome, req: ParsedRequest, subject: string): ReadResult {
+  #settled(outcome: Outcome, req: ParsedRequest, subject: string): ReadResult {
     if (!outcome.ok) {
       // A worker that meets the deadline first knows the time, not the budget: add it.
       const details = outcome.code === 'timeout' ? { ...outcome.details, timeoutMs: req.timeoutMs } : outcome.details;
@@ -402,11 +442,15 @@ export class Engine {
     const known = req.sha256 ? undefined : this.#facts.get(version);
     const seek = known === undefined ? null : seekHint(version, known, req.offset);
     if (seek !== null) this.#counters.lineIndexHits++;
-    const job = this.#job(req, absolute, seek, Date.now() + this.#options.timeoutMs);
+    const deadline = Date.now() + this.#options.timeoutMs;
     const controller = new AbortController();
     const cost = seek === null ? size : Math.min(size, SEEK_COST_BYTES);
+    const media = kindByName(absolute);
     // The shared work runs to the engine's own deadline; each waiter enforces its own.
-    const promise = this.#scheduler.submit(job, this.#options.timeoutMs, controller.signal, req.session ?? '', cost);
+    const promise: Promise<Outcome> =
+      media === null
+        ? this.#scheduler.submit(this.#job(req, absolute, seek, deadline), this.#options.timeoutMs, controller.signal, req.session ?? '', cost)
+        : this.#runMedia(this.#mediaJob(req, absolute, media, deadline), this.#options.timeoutMs, controller.signal);
     const flight: Flight = { promise, controller, waiters: 0, abandoned: false, result: null };
     this.#flights.set(key, flight);
     void promise.then((outcome) => {
@@ -418,7 +462,7 @@ export class Engine {
       if (!this.#isSettled(payload.version, startedAt)) return;
       if (payload.kind === 'text') this.#facts.learn(payload);
       // Keyed by the version the worker read, which may be newer than the one stat saw.
-      this.#results?.set(`${payload.version}|${shapeOf(req)}`, flight.result);
+      this.#results?.set(`${payload.path}|${payload.version}|${shapeOf(req)}`, flight.result);
     });
     return flight;
   }
@@ -434,20 +478,62 @@ export class Engine {
     return Number(ctimeNs) / 1e6 <= startedAt - this.#options.settleMs;
   }
 
+  /**
+   * Runs one media read in the media pool, answering `aborted` or `timeout` when the signal or
+   * the deadline comes first (the pool then stops that worker), and `internal` when the worker
+   * died (out of memory): only this read fails, and the pool starts a fresh worker for the next.
+   */
+  async #runMedia(job: MediaJob, timeoutMs: number, signal: AbortSignal | undefined): Promise<Outcome> {
+    const controller = new AbortController();
+    let stop: 'aborted' | 'timeout' | null = null;
+    const timer = setTimeout(() => {
+      stop = 'timeout';
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => {
+      stop = 'aborted';
+      controller.abort();
+    };
+    if (signal?.aborted === true) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.#media.run(job, controller.signal);
+    } catch (error) {
+      if (stop === 'timeout') return { ok: false, code: 'timeout', details: { timeoutMs, stage: 'running' } };
+      if (stop === 'aborted') return { ok: false, code: 'aborted', details: { stage: 'running' } };
+      return { ok: false, code: 'internal', details: { message: error instanceof Error ? error.message : String(error) } };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #mediaJob(req: ParsedRequest, absolute: string, kind: MediaKind, deadline: number): MediaJob {
+    return {
+      path: absolute,
+      kind,
+      pages: req.pages,
+      images: req.images,
+      pdf: req.pdf,
+      limits: { offset: Math.max(1, req.offset), limit: req.limit, maxBytes: req.maxBytes, maxTokens: req.maxTokens, maxLineChars: this.#options.maxLineChars },
+      deadline,
+    };
+  }
+
   /** Waits for a flight with this caller's own deadline (`remainingMs` of `timeoutMs`) and signal. */
-  #join(flight: Flight, key: string, remainingMs: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<JobOutcome> {
+  #join(flight: Flight, key: string, remainingMs: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Outcome> {
     if (signal?.aborted === true) return Promise.resolve({ ok: false, code: 'aborted', details: { stage: 'queued' } });
     flight.waiters++;
-    return new Promise<JobOutcome>((resolve) => {
+    return new Promise<Outcome>((resolve) => {
       let done = false;
-      const finish = (outcome: JobOutcome) => {
+      const finish = (outcome: Outcome) => {
         if (done) return;
         done = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
-      const leave = (outcome: JobOutcome) => {
+      const leave = (outcome: Outcome) => {
         if (done) return;
         finish(outcome);
         if (--flight.waiters === 0) {
@@ -480,10 +566,14 @@ export class Engine {
     };
   }
 
-  #job(request: ParsedRequest, absolute: string, seek: { hint: SeekHint; offset: number } | null, deadline: number): JobSpec {
+  /**
+   * The job keeps the request's own offset (negative for a tail): a seek hint carries the line it
+   * resolves to for its version, and the worker uses it only when the file still has that version.
+   */
+  #job(request: ParsedRequest, absolute: string, seek: SeekHint | null, deadline: number): JobSpec {
     return {
       path: absolute,
-      offset: seek?.offset ?? request.offset,
+      offset: request.offset,
       limit: request.limit,
       maxBytes: request.maxBytes,
       maxTokens: request.maxTokens,
@@ -491,13 +581,14 @@ export class Engine {
       sha256: request.sha256,
       deadline,
       render: NATIVE_RENDER,
-      hint: seek?.hint ?? null,
+      hint: seek,
     };
   }
 
-  #result(payload: FilePayload, request: ParsedRequest): ReadResult {
+  #result(payload: FilePayload | MediaPayload, request: ParsedRequest): ReadResult {
     if (payload.kind === 'binary') return Object.freeze(payload);
-    return textResult(payload, request, this.#options);
+    if (payload.kind === 'text') return textResult(payload, request, this.#options);
+    return Object.freeze(mediaResult(payload, request, this.#options));
   }
 }
 
@@ -515,38 +606,113 @@ async function waitAtGate(entry: GateEntry, signal: AbortSignal | undefined, tim
   }
 }
 
-/** The file's stat when it is a regular file this thread may key caches by, else null. */
-function statFile(absolute: string): fs.BigIntStats | null {
-  try {
-    const stat = fs.statSync(absolute, { bigint: true, throwIfNoEntry: false });
-    return stat?.isFile() === true ? stat : null;
-  } catch {
-    return null;
-  }
-}
-
 function versionKey(stat: fs.BigIntStats): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
 }
 
-/** The lines a request asks for: what an unchanged-file stub stands for. */
+/** The lines (and pages, and forms) a request asks for: what an unchanged-file stub stands for. */
 function rangeOf(req: ParsedRequest): string {
-  return `${req.offset}:${req.limit}:${NATIVE_RENDER}`;
+  return `${req.offset}:${req.limit}:${NATIVE_RENDER}:${req.pages ?? ''}:${req.images ? 1 : 0}${req.pdf ? 1 : 0}`;
 }
 
 /** Everything that shapes a result besides the file: the result cache's key with the version. */
 function shapeOf(req: ParsedRequest): string {
-  return `${req.offset}:${req.limit}:${req.maxBytes}:${req.maxTokens}:${req.allowBinary ? 1 : 0}${req.sha256 ? 1 : 0}:${NATIVE_RENDER}`;
+  return `${rangeOf(req)}:${req.maxBytes}:${req.maxTokens}:${req.allowBinary ? 1 : 0}${req.sha256 ? 1 : 0}`;
 }
 
 /** Bytes a cached result holds: its strings (two bytes a character at most) and the object. */
 function resultBytes(result: ReadResult): number {
-  const body = result.kind === 'binary' ? result.data.length : result.kind === 'text' ? result.content.length * 2 + (result.notice?.length ?? 0) * 2 : 0;
+  let body = 0;
+  switch (result.kind) {
+    case 'binary':
+    case 'image':
+      body = result.data.length;
+      break;
+    case 'text':
+      body = result.content.length * 2 + (result.notice?.length ?? 0) * 2;
+      break;
+    case 'notebook':
+      body = result.content.length * 2 + result.images.reduce((n, image) => n + image.data.length, 0);
+      break;
+    case 'pdf':
+      body = (result.data?.length ?? 0) + (result.text?.length ?? 0) * 2 + result.images.reduce((n, image) => n + image.data.length, 0);
+      break;
+    case 'description':
+      body = result.text.length * 2;
+      break;
+    case 'unchanged':
+      body = result.stub.length * 2;
+      break;
+  }
   return 512 + body + result.path.length * 4;
 }
 
+function imagePart(image: ServedImage): ImagePart {
+  return { mimeType: image.mimeType, data: image.data, bytes: image.bytes, width: image.width, height: image.height };
+}
+
+/** The result of a media read, with the notes a model needs to use it. */
+function mediaResult(payload: MediaPayload, request: ParsedRequest, options: ResolvedOptions): ReadResult {
+  const base = {
+    path: payload.path,
+    relativePath: payload.relativePath,
+    size: payload.size,
+    mtimeMs: payload.mtimeMs,
+    version: payload.version,
+    xxh64: null,
+    sha256: null,
+  };
+  switch (payload.kind) {
+    case 'image': {
+      const { image } = payload;
+      return {
+        kind: 'image',
+        ...base,
+        ...imagePart(image),
+        originalWidth: image.originalWidth,
+        originalHeight: image.originalHeight,
+        originalBytes: image.originalBytes,
+        repaired: image.repaired,
+        note: describeImage(image),
+      };
+    }
+    case 'image-info':
+      return { kind: 'description', ...base, text: describeImageAsText(payload.relativePath, payload.format, payload.width, payload.height, payload.size) };
+    case 'pdf': {
+      const served = payload.served;
+      const first = served.form === 'document' ? 1 : served.first;
+      const last = served.form === 'document' ? served.pageCount : served.last;
+      return {
+        kind: 'pdf',
+        ...base,
+        pageCount: served.pageCount,
+        form: served.form,
+        pages: served.form === 'document' ? null : { first, last },
+        data: served.form === 'document' ? served.data : null,
+        images: served.form === 'images' ? served.images : [],
+        text: served.form === 'text' ? served.text.map((page) => `--- page ${page.page} ---\n${page.text}`).join('\n') : null,
+        note: describePdf(served.form, served.pageCount, first, last, served.form === 'text' ? served.omittedChars : 0),
+      };
+    }
+    case 'notebook':
+      return {
+        kind: 'notebook',
+        ...base,
+        content: payload.content,
+        startLine: payload.startLine,
+        endLine: payload.endLine,
+        totalLines: payload.totalLines,
+        truncated: payload.stop === null ? false : Object.freeze({ reason: payload.stop, nextOffset: payload.endLine + 1 }),
+        notice: describeWindow(payload, { limit: request.limit, maxBytes: request.maxBytes, maxTokens: request.maxTokens, maxLineChars: options.maxLineChars }),
+        cutLines: payload.cutLines,
+        cells: payload.cells,
+        images: payload.images.map(imagePart),
+      };
+  }
+}
+
 function markOf(result: Exclude<ReadResult, UnchangedResult>, settled: boolean): ReadMark {
-  const text = result.kind === 'text';
+  const text = result.kind === 'text' || result.kind === 'notebook';
   return {
     path: result.path,
     relativePath: result.relativePath,
@@ -598,7 +764,7 @@ function textResult(payload: TextPayload, request: ParsedRequest, options: Resol
  * Stops the workers, waiting at most `ms`: a thread stuck in a system call cannot be stopped
  * until the call returns, and must not hang the host's shutdown. Such a thread is left behind.
  */
-async function destroyWithin(pool: TextPool, ms: number): Promise<void> {
+async function destroyWithin(pool: { destroy(): Promise<void> }, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);
@@ -606,6 +772,10 @@ async function destroyWithin(pool: TextPool, ms: number): Promise<void> {
   });
   await Promise.race([pool.destroy(), late]);
   clearTimeout(timer);
+}
+
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 /** An AbortSignal, also from another realm or a faithful polyfill (duck-typed, as Node does). */
@@ -657,5 +827,24 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     { threads: resolved.threads, nice: resolved.workerNice, heapMb: resolved.workerHeapMb },
   );
-  return new Engine(resolved, sandbox, pool, cancel);
+  const media = new MediaPool(
+    {
+      roots: sandbox.roots,
+      denySecrets: resolved.denySecrets,
+      deny: resolved.deny,
+      maxFileBytes: resolved.maxMediaBytes,
+      maxBinaryBytes: resolved.maxBinaryBytes,
+      budget: { maxBase64Bytes: resolved.maxImageBytes, maxSide: resolved.maxImageSide, maxPixels: resolved.maxImagePixels, timeoutSeconds: 30 },
+      maxNotebookBytes: MAX_NOTEBOOK_BYTES,
+      render: RENDER,
+    },
+    {
+      threads: resolved.mediaThreads,
+      nice: resolved.workerNice,
+      heapMb: resolved.workerHeapMb,
+      idleTimeoutMs: MEDIA_IDLE_MS,
+      recycleAfterTasks: MEDIA_RECYCLE_TASKS,
+    },
+  );
+  return new Engine(resolved, sandbox, pool, media, cancel);
 }

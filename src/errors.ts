@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   file_too_large: 'The file is larger than the engine will scan (`maxFileBytes`, or `maxBinaryBytes` for base64).',
   unreadable: 'The operating system refused the read (permissions, I/O error, a symbolic-link loop).',
   changed_during_read: 'The file changed (size, mtime or ctime) while it was being read.',
+  corrupt_media: 'An image, PDF or notebook that cannot be decoded, or whose bytes are not what its name says.',
+  encrypted: 'A password-protected PDF, which cannot be read without the password.',
   overloaded: 'The engine queue is full; the error carries `retryAfterMs`.',
   aborted: "The caller's AbortSignal fired before the read finished.",
   timeout: 'The read did not finish before its deadline (`timeoutMs`).',

@@ -41,6 +41,16 @@ export interface EngineOptions {
   maxSessions?: number;
   /** Reads remembered per session, least recent forgotten first. Default 1024. */
   maxSessionEntries?: number;
+  /** Worker threads of the media pool (images, PDFs, notebooks), started on the first media read. Default 1. */
+  mediaThreads?: number;
+  /** Largest image, PDF or notebook read. Default 100 MiB. */
+  maxMediaBytes?: number;
+  /** Budget of a served image (or all of a request's images), in bytes of base64. Default 5 MiB. */
+  maxImageBytes?: number;
+  /** Longest side of a served image, in pixels. Default 2000. */
+  maxImageSide?: number;
+  /** Images with more pixels are refused before decoding (pixel bombs). Default 100 000 000. */
+  maxImagePixels?: number;
   /** Most reads sent to a worker in one task; batching amortises the thread hop. Default 32. */
   batchSize?: number;
   /** Deadline of a read, queue time included, in milliseconds. Default 30 000. */
@@ -78,6 +88,11 @@ export interface ResolvedOptions {
   readonly maxSessions: number;
   readonly maxSessionEntries: number;
   readonly batchSize: number;
+  readonly mediaThreads: number;
+  readonly maxMediaBytes: number;
+  readonly maxImageBytes: number;
+  readonly maxImageSide: number;
+  readonly maxImagePixels: number;
   readonly timeoutMs: number;
   readonly defaultLimit: number;
   readonly maxBytes: number;
@@ -99,6 +114,11 @@ export const DEFAULTS = Object.freeze({
   maxSessions: 512,
   maxSessionEntries: 1024,
   batchSize: 32,
+  mediaThreads: 1,
+  maxMediaBytes: 100 * 1024 ** 2,
+  maxImageBytes: 5 * 1024 ** 2,
+  maxImageSide: 2000,
+  maxImagePixels: 100_000_000,
   timeoutMs: 30_000,
   defaultLimit: 2000,
   maxBytes: 256 * 1024,
@@ -205,6 +225,11 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     maxSessions: positiveInteger('maxSessions', options.maxSessions, DEFAULTS.maxSessions, 1, MAX_SESSION_COUNT),
     maxSessionEntries: positiveInteger('maxSessionEntries', options.maxSessionEntries, DEFAULTS.maxSessionEntries, 1, MAX_SESSION_COUNT),
     batchSize: positiveInteger('batchSize', options.batchSize, DEFAULTS.batchSize),
+    mediaThreads: positiveInteger('mediaThreads', options.mediaThreads, DEFAULTS.mediaThreads, 1, 64),
+    maxMediaBytes: positiveInteger('maxMediaBytes', options.maxMediaBytes, DEFAULTS.maxMediaBytes, 1, MAX_BINARY_BYTES * 4),
+    maxImageBytes: positiveInteger('maxImageBytes', options.maxImageBytes, DEFAULTS.maxImageBytes, 1024, MAX_BINARY_BYTES),
+    maxImageSide: positiveInteger('maxImageSide', options.maxImageSide, DEFAULTS.maxImageSide, 64, 16_384),
+    maxImagePixels: positiveInteger('maxImagePixels', options.maxImagePixels, DEFAULTS.maxImagePixels, 1, 2 ** 32),
     timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, MAX_TIMEOUT_MS),
     defaultLimit: positiveInteger('defaultLimit', options.defaultLimit, DEFAULTS.defaultLimit),
     maxBytes: positiveInteger('maxBytes', options.maxBytes, DEFAULTS.maxBytes, MIN_MAX_BYTES, MAX_OUTPUT_BYTES),

@@ -20,6 +20,11 @@ const schema = z.strictObject({
   maxBytes: wholeNumber(MIN_MAX_BYTES).optional(),
   maxTokens: wholeNumber(MIN_MAX_TOKENS).optional(),
   timeoutMs: wholeNumber(1).optional(),
+  pages: z
+    .string()
+    .regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'must be a page or a range, like "3" or "1-5"')
+    .optional(),
+  accept: z.strictObject({ images: z.boolean().optional(), pdf: z.boolean().optional() }).optional(),
 });
 
 /**
@@ -44,6 +49,11 @@ export interface ParsedRequest {
   readonly maxBytes: number;
   readonly maxTokens: number;
   readonly timeoutMs: number;
+  /** PDF page range; null for none. */
+  readonly pages: string | null;
+  /** What the model takes: images, PDF documents. */
+  readonly images: boolean;
+  readonly pdf: boolean;
 }
 
 export type ParseOutcome = { ok: true; request: ParsedRequest } | { ok: false; issues: string[] };
@@ -71,6 +81,9 @@ export function parseRequest(input: unknown, options: ResolvedOptions): ParseOut
       maxBytes: Math.min(request.maxBytes ?? options.maxBytes, options.maxBytes),
       maxTokens: Math.min(request.maxTokens ?? options.maxTokens, options.maxTokens),
       timeoutMs: Math.min(request.timeoutMs ?? options.timeoutMs, options.timeoutMs),
+      pages: request.pages ?? null,
+      images: request.accept?.images ?? true,
+      pdf: request.accept?.pdf ?? true,
     },
   };
 }

@@ -256,7 +256,9 @@ export class Scheduler {
     if (ticket.state === 'queued') {
       this.#queued--;
       const lane = this.#lanes.get(ticket.lane);
-      if (lane !== undefined && !ticket.retried) lane.queued--;
+      if (lane !== undefined && !ticket.retried && --lane.queued === 0) this.#dropLane(lane);
+      // Its session has room again: reads waiting for it must not wait for some batch to end.
+      this.#roomSoon();
     } else {
       if (flag === CANCEL.none) this.#run.record(nanos(performance.now() - ticket.sentAt));
       this.#running--;
@@ -369,9 +371,23 @@ export class Scheduler {
 
   /** Removes a lane with nothing left from the ring; the next lane takes its turn. */
   #dropLane(lane: Lane): void {
-    this.#lanes.delete(lane.session);
+    if (this.#lanes.get(lane.session) === lane) this.#lanes.delete(lane.session);
     const at = this.#ring.indexOf(lane);
-    if (at >= 0) this.#ring.splice(at, 1);
+    if (at < 0) return;
+    this.#ring.splice(at, 1);
+    if (at < this.#turn) this.#turn--;
+  }
+
+  #roomPending = false;
+
+  /** Tells the gate, once this turn's settling is done, that sessions may have room again. */
+  #roomSoon(): void {
+    if (this.#roomPending || this.#options.onRoom === undefined) return;
+    this.#roomPending = true;
+    queueMicrotask(() => {
+      this.#roomPending = false;
+      this.#options.onRoom?.();
+    });
   }
 
   #send(tickets: Ticket[], { retry }: { retry: boolean } = { retry: false }): void {

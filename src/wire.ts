@@ -33,6 +33,8 @@ export interface WorkerConfig {
  */
 export interface SeekHint {
   readonly version: string;
+  /** The line to start from when the version matches (a negative offset resolved by the total). */
+  readonly offset: number;
   /** A known line start at or before the wanted line: its number and byte offset. */
   readonly line: number;
   readonly byte: number;

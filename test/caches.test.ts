@@ -126,6 +126,38 @@ describe('the settle window (coarse file-system timestamps)', () => {
   });
 });
 
+describe('what the review found', () => {
+  it('answers a tail read of a file that grew after the probe with the new last lines', async () => {
+    const file = path.join(root, 'growing-tail.log');
+    writeGeneratedLines(file, LOG_LINES, logLine);
+    await engine.read({ path: 'growing-tail.log', limit: 1 }); // learns the line index
+    const tail = engine.read({ path: 'growing-tail.log', offset: -3 });
+    fs.appendFileSync(file, 'new 1\nnew 2\nnew 3\n'); // before the worker opens the file
+    const result = asText(await tail);
+    // The new version was never scanned whole: its last lines, numbered from the end.
+    expect(result.content).toBe('-3\tnew 1\n-2\tnew 2\n-1\tnew 3');
+    const again = asText(await engine.read({ path: 'growing-tail.log', offset: -3 }));
+    expect(again.content).toBe(result.content);
+  });
+
+  it('never serves from the cache a file whose directory was moved out of the root and linked back', async () => {
+    writeFile(root, 'moving/a.txt', 'was inside\n');
+    expect(asText(await engine.read({ path: 'moving/a.txt', session: 's-moved' })).content).toBe('1\twas inside');
+    fs.renameSync(path.join(root, 'moving'), path.join(base, 'moved-out'));
+    fs.symlinkSync(path.join(base, 'moved-out'), path.join(root, 'moving'));
+    await expectReadError(engine.read({ path: 'moving/a.txt' }), 'outside_root');
+    await expectReadError(engine.read({ path: 'moving/a.txt', session: 's-moved' }), 'outside_root');
+  });
+
+  it('checks a binary file the session read as base64, after a touch', async () => {
+    writeFile(root, 'blob.bin', Buffer.from([0, 1, 2, 3, 0, 255]));
+    await engine.read({ path: 'blob.bin', session: 's-blob', allowBinary: true });
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(path.join(root, 'blob.bin'), later, later);
+    expect(await engine.checkUnchanged('s-blob', 'blob.bin')).toMatchObject({ unchanged: true, reason: 'same_content' });
+  });
+});
+
 describe('single flight', () => {
   it('reads identical concurrent requests once and gives every caller the result', async () => {
     const joins = stats().singleFlight.joins;

@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ReadError, createEngine, isReadErrorCode, type Engine, type ReadErrorCode } from '../src/index.js';
 import { fixturePath } from '../fixtures/index.js';
+import { textPdf } from '../fixtures/media.js';
 import { CRAMPED, writeWideFile } from './support/cramped.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { expectReadError, rejectionOf } from './support/read-error.js';
@@ -42,6 +43,8 @@ beforeAll(async () => {
   fs.symlinkSync('loop-a', path.join(root, 'loop-b'));
   writeGeneratedLines(path.join(root, 'big.log'), BIG_FILE_LINES, (n) => `line ${String(n).padStart(8, '0')}: ${'.'.repeat(85)}`);
   writeWideFile(root, 'wide.txt');
+  writeFile(root, 'page.png', '<!doctype html>\n<html><body>404 Not Found</body></html>\n');
+  writeFile(root, 'locked.pdf', textPdf(1, 'encrypt=aes-256,user-password=secret,owner-password=owner'));
 
   [engine, small, narrow, cramped] = await Promise.all([
     createEngine({ root, threads: 2 }),
@@ -114,6 +117,8 @@ const REACHERS: Record<ReadErrorCode, () => Promise<ReadError>> = {
   file_too_large: () => rejectionOf(small.read({ path: 'four-kb.txt' })),
   unreadable: () => rejectionOf(engine.read({ path: 'loop-a' })),
   changed_during_read: readWhileAppending,
+  corrupt_media: () => rejectionOf(engine.read({ path: 'page.png' })),
+  encrypted: () => rejectionOf(engine.read({ path: 'locked.pdf' })),
   overloaded: firstOverloaded,
   aborted: () => rejectionOf(engine.read({ path: 'hello.txt' }, { signal: AbortSignal.abort() })),
   timeout: () => rejectionOf(engine.read({ path: 'big.log', timeoutMs: 1 })),

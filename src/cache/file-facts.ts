@@ -63,7 +63,7 @@ export class FactsCache {
  * The seek hint for reading from line `offset` (negative: counted from the end) of a version
  * whose facts include a line index, or null when there is none.
  */
-export function seekHint(version: string, facts: FileFacts, offset: number): { hint: SeekHint; offset: number } | null {
+export function seekHint(version: string, facts: FileFacts, offset: number): SeekHint | null {
   const { index } = facts;
   if (index === null || index.length < 2) return null;
   const target = offset > 0 ? offset : Math.max(1, facts.totalLines + offset + 1);
@@ -77,14 +77,12 @@ export function seekHint(version: string, facts: FileFacts, offset: number): { h
     else hi = mid - 1;
   }
   return {
+    version,
     offset: target,
-    hint: {
-      version,
-      line: index[lo * 2] ?? 1,
-      byte: index[lo * 2 + 1] ?? 0,
-      totalLines: facts.totalLines,
-      xxh64: facts.xxh64,
-      bom: facts.bom,
-    },
+    line: index[lo * 2] ?? 1,
+    byte: index[lo * 2 + 1] ?? 0,
+    totalLines: facts.totalLines,
+    xxh64: facts.xxh64,
+    bom: facts.bom,
   };
 }

@@ -105,6 +105,38 @@ export function describeChange(
   }
 }
 
+/** The note that maps a served image back to the original: sizes and the scale between them. */
+export function describeImage(facts: { originalWidth: number; originalHeight: number; width: number; height: number; repaired: boolean; originalBytes: number; bytes: number }): string {
+  const scale = Math.round((facts.originalWidth / Math.max(1, facts.width)) * 100) / 100;
+  const sizes = facts.width === facts.originalWidth && facts.height === facts.originalHeight
+    ? `${facts.width}x${facts.height}, served at full size`
+    : `original ${facts.originalWidth}x${facts.originalHeight}, served ${facts.width}x${facts.height}, scale ${scale}: multiply coordinates in the served image by ${scale} to find them in the original`;
+  const repaired = facts.repaired ? ' The file is truncated: the part that could be decoded is shown.' : '';
+  return `[${sizes}; ${facts.bytes} bytes served of ${facts.originalBytes}.${repaired}]`;
+}
+
+/** An image in words, for a model that takes no images. */
+export function describeImageAsText(relativePath: string, format: string, width: number, height: number, size: number): string {
+  return `[${relativePath} is a ${format.toUpperCase()} image, ${width}x${height} pixels, ${size} bytes. This model takes no images, so its ` +
+    'content is not shown: ask the user to describe it, or use a tool that extracts text (OCR) from images.]';
+}
+
+/** What a PDF result holds and how to ask for more. */
+export function describePdf(form: 'document' | 'images' | 'text', pageCount: number, first: number, last: number, omittedChars = 0): string {
+  const range = `pages ${first}-${last} of ${pageCount}`;
+  const more = last < pageCount ? ` Call ${TOOL_NAME} with pages: "${last + 1}-${Math.min(pageCount, last + 20)}" for the next pages.` : '';
+  switch (form) {
+    case 'document':
+      return `[The whole PDF, ${pageCount} page${pageCount === 1 ? '' : 's'}, as a document.]`;
+    case 'images':
+      return `[${range}, rendered as images.${more}]`;
+    case 'text': {
+      const cut = omittedChars > 0 ? ` ${omittedChars} characters were left out to stay within the output budget: ask for fewer pages.` : '';
+      return `[The text of ${range}, extracted because this model takes no PDFs or images.${cut}${more}]`;
+    }
+  }
+}
+
 type Details = Readonly<Record<string, unknown>>;
 
 /** How `not_regular_file`'s `details.type` reads. */
@@ -182,6 +214,10 @@ export function describeError(code: ReadErrorCode, details: Details, subject: st
         `Call ${TOOL_NAME} again with allowBinary: true to receive it as base64, or use a tool made for this file type.`;
     }
     case 'file_too_large':
+      if (details.limitName === 'maxImagePixels') {
+        return `${target} is an image of ${num(details.width) ?? 0}x${num(details.height) ?? 0} pixels, over the ${num(details.limit) ?? 0}-pixel limit ` +
+          '(a decompression bomb, or a scan too large to decode safely). It was not decoded. Ask the user for a smaller export.';
+      }
       return `${target} is ${num(details.size) ?? 0} bytes, over the ${text(details.limitName, 'size')} limit of ` +
         `${num(details.limit) ?? 0} bytes. Search it for the part you need (grep) or ask for the limit to be raised.`;
     case 'unreadable':
@@ -189,6 +225,14 @@ export function describeError(code: ReadErrorCode, details: Details, subject: st
         'Check the path and its permissions; retrying the same call will fail the same way.';
     case 'changed_during_read':
       return `${target} changed while it was being read (it is being written). Call ${TOOL_NAME} again once the writer has finished.`;
+    case 'corrupt_media': {
+      const what = text(details.expected, '') === 'pdf' || text(details.reason, '') === 'not-a-pdf' ? 'a PDF' : text(details.reason, '').startsWith('not-') ? 'what its name says' : 'a readable image, PDF or notebook';
+      const cause = typeof details.message === 'string' ? ` (${details.message})` : '';
+      return `${target} is not ${what}: its bytes cannot be decoded${cause}. Do not retry; if it should be text, ` +
+        `ask the user what the file is, or call ${TOOL_NAME} with allowBinary: true on a copy without the media extension.`;
+    }
+    case 'encrypted':
+      return `${target} is a password-protected PDF and cannot be read without the password. Do not retry; ask the user for an unprotected copy.`;
     case 'overloaded':
       return `The read engine is at capacity (${num(details.queued) ?? 0} reads queued). ` +
         `Retry this call in ${num(details.retryAfterMs) ?? 100} ms.`;

@@ -65,7 +65,7 @@ function readOpened(
 ): FilePayload {
   const { hint } = job;
   if (hint !== null && !job.sha256 && hint.version === versionOf(opened.stat)) {
-    return readFromHint(context, tools, job, hint, opened, size, cancelled);
+    return readFromHint(context, tools, { ...job, limits: { ...job.limits, offset: hint.offset } }, hint, opened, size, cancelled);
   }
   if (job.limits.offset < 0) return readTail(context, tools, job, opened, size, cancelled);
   return readWhole(context, tools, job, opened, size, cancelled);
@@ -336,7 +336,8 @@ function binaryOrRefuse(
   };
 }
 
-function readAll(fd: number, size: number): Buffer {
+/** Reads `size` bytes from the start of `fd` into a new Buffer (fewer if the file is shorter). */
+export function readAll(fd: number, size: number): Buffer {
   const bytes = Buffer.allocUnsafe(size);
   let position = 0;
   while (position < size) {
@@ -353,7 +354,7 @@ function hashSha256(bytes: Buffer): string {
 }
 
 /** The file must look the same after the read as before it, and have the size it claimed. */
-function checkUnchanged(opened: OpenedFile, bytesRead: number): void {
+export function checkUnchanged(opened: OpenedFile, bytesRead: number): void {
   const after = checkStable(opened);
   if (BigInt(bytesRead) !== opened.stat.size) {
     throw new Refusal('changed_during_read', { sizeBefore: Number(opened.stat.size), sizeAfter: Number(after.size) });
@@ -375,7 +376,7 @@ export function versionOf(stat: fs.BigIntStats): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
 }
 
-function facts<H extends bigint | string | null>(opened: OpenedFile, size: number, xxh64: H) {
+export function facts<H extends bigint | string | null>(opened: OpenedFile, size: number, xxh64: H) {
   const { stat } = opened;
   return {
     path: opened.path,

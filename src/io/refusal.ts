@@ -48,3 +48,10 @@ export function isSystemError(error: unknown): boolean {
   const code = errnoCode(error);
   return code !== null && /^E[A-Z0-9]+$/.test(code);
 }
+
+/** The message of anything thrown: native libraries (mupdf) throw bare strings as well as Errors. */
+export function messageOf(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (error instanceof Error) return error.message;
+  return Object.prototype.toString.call(error);
+}

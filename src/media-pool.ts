@@ -1,0 +1,86 @@
+import { Piscina } from 'piscina';
+import type { MediaConfig, MediaJob, MediaOutcome } from './media/wire.js';
+import { workerFile } from './text-pool.js';
+
+export interface MediaPoolOptions {
+  readonly threads: number;
+  readonly nice: number;
+  readonly heapMb: number | null;
+  /** An idle media worker is stopped after this long: the pool shrinks to nothing when unused. */
+  readonly idleTimeoutMs: number;
+  /** A media worker is replaced after this many tasks (mupdf's WASM heap never shrinks). */
+  readonly recycleAfterTasks: number;
+}
+
+/**
+ * The media pool: separate from the text pool, so an image or a PDF never holds a text read.
+ * Started on the first media read (sharp and mupdf are loaded only then), shrinking to no
+ * worker when idle, and replaced after large renders or every `recycleAfterTasks` tasks.
+ */
+export class MediaPool {
+  readonly #config: MediaConfig;
+  readonly #options: MediaPoolOptions;
+  #pool: Piscina<MediaJob, MediaOutcome> | null = null;
+  #tasks = 0;
+  readonly #retiring = new Set<Promise<void>>();
+  #recycles = 0;
+
+  constructor(config: MediaConfig, options: MediaPoolOptions) {
+    this.#config = config;
+    this.#options = options;
+  }
+
+  /** True once the first media read started the pool. */
+  get started(): boolean {
+    return this.#pool !== null || this.#recycles > 0;
+  }
+
+  get recycles(): number {
+    return this.#recycles;
+  }
+
+  /**
+   * Runs one media read. An abort stops its worker (piscina terminates it; a fresh one takes
+   * the next read), which is also how a render that outlives every caller's deadline ends.
+   */
+  async run(job: MediaJob, signal: AbortSignal): Promise<MediaOutcome> {
+    this.#pool ??= this.#start();
+    const pool = this.#pool;
+    const outcome = await pool.run(job, { signal });
+    if ((outcome.ok && outcome.recycle) || ++this.#tasks >= this.#options.recycleAfterTasks) this.#recycle(pool);
+    return outcome;
+  }
+
+  async destroy(): Promise<void> {
+    const pool = this.#pool;
+    this.#pool = null;
+    await Promise.all([pool?.destroy(), ...this.#retiring]);
+  }
+
+  #start(): Piscina<MediaJob, MediaOutcome> {
+    const { threads, nice, heapMb, idleTimeoutMs } = this.#options;
+    return new Piscina<MediaJob, MediaOutcome>({
+      filename: workerFile('media-worker'),
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: idleTimeoutMs,
+      concurrentTasksPerWorker: 1,
+      niceIncrement: nice,
+      ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
+      workerData: this.#config,
+    });
+  }
+
+  /** New reads go to a fresh pool; the old one finishes what it holds, then stops. */
+  #recycle(pool: Piscina<MediaJob, MediaOutcome>): void {
+    if (this.#pool !== pool) return;
+    this.#pool = null;
+    this.#tasks = 0;
+    this.#recycles++;
+    const closed = pool
+      .close()
+      .catch(() => pool.destroy())
+      .finally(() => this.#retiring.delete(closed));
+    this.#retiring.add(closed);
+  }
+}

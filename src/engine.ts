@@ -126,6 +126,8 @@ export interface CacheStats {
 export interface EngineStats extends SchedulerStats {
   /** Of `queued`, the reads not started yet: held at the gate until their session has room. */
   readonly notStarted: number;
+  /** The media pool: started by the first media read; replaced after large renders. */
+  readonly media: { readonly started: boolean; readonly recycles: number };
   readonly threads: number;
   readonly roots: readonly string[];
   readonly answered: number;
@@ -295,6 +297,7 @@ export class Engine {
       ...pool,
       queued: pool.queued + this.#gate.waiting,
       notStarted: this.#gate.waiting,
+      media: { started: this.#media.started, recycles: this.#media.recycles },
       lanes: Math.max(pool.lanes, depths.size),
       deepestLanes,
       threads: this.#pool.threads,

@@ -2,6 +2,9 @@ import * as mupdf from 'mupdf';
 import { messageOf, Refusal } from '../io/refusal.js';
 import { binaryBudget, type ImageBudget } from './image.js';
 
+// mupdf reports the repairs it attempts on damaged files on stderr; the answer already says so.
+mupdf.setLog(() => undefined);
+
 /** Most pages one request may render or extract. */
 export const MAX_PAGES_PER_REQUEST = 20;
 /** A PDF with at most this many pages, and under `MAX_DOCUMENT_BYTES`, comes back whole. */

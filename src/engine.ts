@@ -370,7 +370,8 @@ export class Engine {
     if (probe === null) {
       if (media !== null) return this.#settled(await this.#runMedia(this.#mediaJob(req, absolute, media, deadline), remainingMs, signal), req, subject);
       const job = this.#job(req, absolute, null, deadline);
-      return this.#settled(await this.#scheduler.submit(job, remainingMs, signal, req.session ?? ''), req, subject);
+      const outcome = await this.#scheduler.submit(job, remainingMs, signal, req.session ?? '');
+      return this.#settled(await this.#rerouted(outcome, req, absolute, deadline, remainingMs, signal), req, subject);
     }
     const { stat, canonical } = probe;
     const version = versionKey(stat);
@@ -402,6 +403,16 @@ export class Engine {
     }
     this.#sessions.record(session, absolute, range, markOf(result, settled));
     return result;
+  }
+
+  /**
+   * A text job that found media under a name that does not say so (`binary_file` with
+   * `details.media`) is run again in the media pool, as the kind its bytes announce.
+   */
+  async #rerouted(outcome: Outcome, req: ParsedRequest, absolute: string, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Outcome> {
+    if (outcome.ok || outcome.code !== 'binary_file' || typeof outcome.details.media !== 'string') return outcome;
+    const kind: MediaKind = outcome.details.media === 'pdf' ? 'pdf' : 'image';
+    return this.#runMedia(this.#mediaJob(req, absolute, kind, deadline), timeoutMs, signal);
   }
 
   /** Answers from a read's outcome, or throws its error. */
@@ -452,7 +463,9 @@ export class Engine {
     // The shared work runs to the engine's own deadline; each waiter enforces its own.
     const promise: Promise<Outcome> =
       media === null
-        ? this.#scheduler.submit(this.#job(req, absolute, seek, deadline), this.#options.timeoutMs, controller.signal, req.session ?? '', cost)
+        ? this.#scheduler
+            .submit(this.#job(req, absolute, seek, deadline), this.#options.timeoutMs, controller.signal, req.session ?? '', cost)
+            .then((outcome) => this.#rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), controller.signal))
         : this.#runMedia(this.#mediaJob(req, absolute, media, deadline), this.#options.timeoutMs, controller.signal);
     const flight: Flight = { promise, controller, waiters: 0, abandoned: false, result: null };
     this.#flights.set(key, flight);

@@ -115,6 +115,16 @@ describe('images', () => {
     expect(await served(image.data)).toMatchObject({ format: 'jpeg' });
   });
 
+  it('knows media by its bytes: a PNG without an extension is served as an image; an SVG is text', async () => {
+    fs.copyFileSync(files['palette.png'], path.join(root, 'media', 'screenshot'));
+    const image = expectKind(await read({ path: 'media/screenshot' }), 'image');
+    expect(image).toMatchObject({ mimeType: 'image/png', width: 300, height: 200 });
+    const raw = expectKind(await read({ path: 'media/screenshot', allowBinary: true }), 'binary');
+    expect(Buffer.from(raw.data, 'base64').equals(fs.readFileSync(files['palette.png']))).toBe(true);
+    writeFile(root, 'media/icon.svg', '<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>\n');
+    expect(expectKind(await read({ path: 'media/icon.svg' }), 'text').content).toContain('<circle r="4"/>');
+  });
+
   it('refuses an HTML page named .png with corrupt_media', async () => {
     const error = await expectReadError(read({ path: 'media/html.png' }), 'corrupt_media');
     expect(error.message).toContain('Do not retry');

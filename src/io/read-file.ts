@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { XXHashAPI } from 'xxhash-wasm';
 import { LineSlicer } from '../core/line-slicer.js';
 import { SNIFF_BYTES, sniffHead, summariseEndings } from '../core/sniff.js';
+import { sniffMedia } from '../media/kind.js';
 import type { BinaryPayload, FilePayload, SeekHint, TextJob, TextPayload } from '../wire.js';
 import { openChecked, type OpenedFile } from './open-checked.js';
 import type { ReaderContext } from './reader-context.js';
@@ -319,6 +320,13 @@ function binaryOrRefuse(
   // A NUL can be a writer's work in progress (a file extended while read shows zeros): a file
   // that changed is reported as such, never as binary.
   checkStable(opened);
+  // Media under a name that does not say so (no extension, or a wrong one): the main thread
+  // sends it to the media pool instead, unless the caller asked for the raw bytes.
+  if (!job.allowBinary) {
+    const head = Buffer.alloc(Math.min(1024, size));
+    const media = sniffMedia(head.subarray(0, fs.readSync(opened.fd, head, 0, head.length, 0)));
+    if (media !== null) throw new Refusal('binary_file', { size, nulAt, sha256: null, media });
+  }
   const tooLarge = size > context.maxBinaryBytes;
   if (tooLarge && job.allowBinary) {
     throw new Refusal('file_too_large', { size, limit: context.maxBinaryBytes, limitName: 'maxBinaryBytes' });

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { formatReport, type ScenarioReport } from './report.js';
 import { fairness } from './scenarios/fairness.js';
 import { largeFile } from './scenarios/large-file.js';
+import { media } from './scenarios/media.js';
 import { pagination } from './scenarios/pagination.js';
 import { reread } from './scenarios/reread.js';
 import { slicerMicro } from './scenarios/slicer-micro.js';
@@ -27,6 +28,7 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   pagination: (rounds) => pagination(projectRoot, rounds),
   're-read': () => reread(projectRoot),
   fairness: (rounds) => fairness(projectRoot, rounds),
+  media: () => media(projectRoot),
 };
 
 const { values } = parseArgs({

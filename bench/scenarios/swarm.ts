@@ -1,89 +1,77 @@
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { createEngine } from '../../src/index.js';
-import { prepareSourceTree, warmPageCache } from '../corpus.js';
-import { LoopDelayProbe } from '../event-loop.js';
-import { naiveRead } from '../naive-reader.js';
+import { pathToFileURL } from 'node:url';
+import { prepareSourceTree } from '../corpus.js';
 import type { Measurement, ScenarioReport } from '../report.js';
-import { collectGarbage, median, shuffled, trackPeakRss } from '../stats.js';
+import { median } from '../stats.js';
 
 const SESSIONS = 256;
 const FILES = 500;
 
+interface Pass {
+  readonly ms: number;
+  readonly loopP99: number;
+  readonly maxRssMiB: number;
+  readonly detail: Readonly<Record<string, number>>;
+}
+
+/** Runs one pass in a child process and reads its JSON line and its peak RSS. */
+function runPass(projectRoot: string, mode: 'engine' | 'naive', root: string): Pass {
+  const preload = pathToFileURL(path.join(projectRoot, 'dist/bench/rss-preload.js')).href;
+  const script = path.join(projectRoot, 'dist/bench/swarm-pass.js');
+  const child = spawnSync(process.execPath, ['--import', preload, script, mode, root, String(FILES), String(SESSIONS)], { encoding: 'utf8' });
+  const rss = /READPOOL_RSS (\{.*\})/.exec(child.stderr);
+  if (child.status !== 0 || rss?.[1] === undefined) throw new Error(`swarm ${mode} pass failed (${child.status}): ${child.stderr.slice(0, 2000)}`);
+  const result = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as Record<string, number>;
+  const { ms = NaN, loopP99 = NaN, ...detail } = result;
+  return { ms, loopP99, maxRssMiB: (JSON.parse(rss[1]) as { maxRssKiB: number }).maxRssKiB / 1024, detail };
+}
+
 /**
  * A swarm: 256 agents, each reading the same 500-file source tree once, in its own shuffled
- * order, one read at a time (so 256 reads are in flight). The engine starts cold each round:
- * the first reader of a file pays for it (once, shared by whoever asks meanwhile), the others
- * are served from the result cache. The naive reader reads every file every time.
+ * order, one read at a time (so 256 reads are in flight). Each pass runs in a fresh process,
+ * engine and naive reader alternating, so each pass's speed and peak RSS are its own. The
+ * engine starts cold: the first reader of a file pays for it (once, shared with whoever asks
+ * meanwhile), the others are served from the result cache.
  */
 export async function swarm(projectRoot: string, rounds: number): Promise<ScenarioReport> {
   const tree = prepareSourceTree(projectRoot, path.join(projectRoot, 'bench/.corpus/source-tree'), 2500);
-  const files = tree.files.slice(0, FILES);
-  warmPageCache(tree.root, tree.files);
-  const orders = Array.from({ length: SESSIONS }, (_, session) => shuffled(files, session + 1));
   const reads = SESSIONS * FILES;
-  const probe = new LoopDelayProbe();
-  const engineMs: number[] = [];
-  const naiveMs: number[] = [];
-  const engineLoop: number[] = [];
-  const naiveLoop: number[] = [];
-  let peakRssMb = 0;
-  let errors = 0;
-  let detail: Record<string, number> = {};
-
-  // The naive pass takes seconds: two rounds of each, interleaved, are enough to see the ratio.
-  for (let round = 0; round < Math.min(rounds, 2); round++) {
-    collectGarbage();
-    const engine = await createEngine({ root: tree.root });
-    const rss = trackPeakRss();
-    probe.start();
-    let started = performance.now();
-    await Promise.all(
-      orders.map(async (order, session) => {
-        for (const file of order) {
-          await engine.read({ path: file, session: `agent-${session}` }).catch(() => errors++);
-        }
-      }),
-    );
-    engineMs.push(performance.now() - started);
-    engineLoop.push(probe.stop().p99);
-    peakRssMb = Math.max(peakRssMb, rss.stop());
-    const stats = engine.stats();
-    detail = {
-      resultHits: stats.cache.result.hits,
-      resultMisses: stats.cache.result.misses,
-      singleFlightJoins: stats.cache.singleFlight.joins,
-      cachedMb: stats.cache.result.bytes / 2 ** 20,
-      sessions: stats.cache.sessions.sessions,
-    };
-    await engine.close();
-
-    collectGarbage();
-    probe.start();
-    started = performance.now();
-    await Promise.all(
-      orders.map(async (order) => {
-        for (const file of order) await naiveRead(path.join(tree.root, file));
-      }),
-    );
-    naiveMs.push(performance.now() - started);
-    naiveLoop.push(probe.stop().p99);
+  const engine: Pass[] = [];
+  const naive: Pass[] = [];
+  for (let round = 0; round < Math.max(2, Math.min(rounds, 3)); round++) {
+    engine.push(runPass(projectRoot, 'engine', tree.root));
+    naive.push(runPass(projectRoot, 'naive', tree.root));
   }
-
-  const engineRate = reads / (median(engineMs) / 1000);
-  const naiveRate = reads / (median(naiveMs) / 1000);
+  await Promise.resolve();
+  const engineRate = reads / (median(engine.map((pass) => pass.ms)) / 1000);
+  const naiveRate = reads / (median(naive.map((pass) => pass.ms)) / 1000);
   const ratio = engineRate / naiveRate;
+  const peakRssMb = Math.max(...engine.map((pass) => pass.maxRssMiB));
+  const errors = engine.reduce((sum, pass) => sum + (pass.detail.errors ?? 0), 0);
   const measurements: Measurement[] = [
-    { label: 'readpool engine (cold each round)', metrics: { readsPerSecond: engineRate, medianPassMs: median(engineMs), loopDelayP99Ms: median(engineLoop), peakRssMb } },
-    { label: 'naive fs.promises reader', metrics: { readsPerSecond: naiveRate, medianPassMs: median(naiveMs), loopDelayP99Ms: median(naiveLoop) } },
-    { label: 'engine detail (last round)', metrics: { reads, errors, ...detail } },
+    {
+      label: 'readpool engine (cold, own process)',
+      metrics: { readsPerSecond: engineRate, medianPassMs: median(engine.map((pass) => pass.ms)), loopDelayP99Ms: median(engine.map((pass) => pass.loopP99)), peakRssMb },
+    },
+    {
+      label: 'naive fs.promises reader (own process)',
+      metrics: {
+        readsPerSecond: naiveRate,
+        medianPassMs: median(naive.map((pass) => pass.ms)),
+        loopDelayP99Ms: median(naive.map((pass) => pass.loopP99)),
+        peakRssMb: Math.max(...naive.map((pass) => pass.maxRssMiB)),
+      },
+    },
+    { label: 'engine detail (last pass)', metrics: { reads, ...(engine[engine.length - 1]?.detail ?? {}) } },
   ];
   return {
     scenario: 'swarm',
-    description: `${SESSIONS} sessions each reading the same ${FILES} files in shuffled order (${reads} reads), engine vs naive reader`,
+    description: `${SESSIONS} sessions each reading the same ${FILES} files in shuffled order (${reads} reads), engine vs naive reader, each pass in its own process`,
     measurements,
     targets: [
       { name: 'engine/naive reads per second', value: ratio, goal: '>= 20', met: ratio >= 20 },
-      { name: 'engine peak RSS (MiB)', value: peakRssMb, goal: '< 300', met: peakRssMb < 300 },
+      { name: 'engine process peak RSS (MiB)', value: peakRssMb, goal: '< 300', met: peakRssMb < 300 },
       { name: 'engine read errors', value: errors, goal: '= 0', met: errors === 0 },
     ],
   };

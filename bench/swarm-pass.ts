@@ -1,0 +1,47 @@
+/**
+ * One pass of the swarm scenario in a process of its own, so that its peak RSS and its speed
+ * are its own (no garbage from another pass). Prints one JSON line.
+ *
+ *   node dist/bench/swarm-pass.js engine|naive ROOT FILES SESSIONS
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createEngine } from '../src/index.js';
+import { LoopDelayProbe } from './event-loop.js';
+import { naiveRead } from './naive-reader.js';
+import { shuffled } from './stats.js';
+
+const [mode, root = '', fileCount = '500', sessionCount = '256'] = process.argv.slice(2);
+const files = fs.readFileSync(path.join(root, '.complete'), 'utf8').split('\n').filter(Boolean).slice(0, Number(fileCount));
+for (const file of files) fs.readFileSync(path.join(root, file)); // page cache warm for both
+const orders = Array.from({ length: Number(sessionCount) }, (_, session) => shuffled(files, session + 1));
+const probe = new LoopDelayProbe();
+
+if (mode === 'engine') {
+  const engine = await createEngine({ root });
+  let errors = 0;
+  probe.start();
+  const started = performance.now();
+  await Promise.all(
+    orders.map(async (order, session) => {
+      for (const file of order) await engine.read({ path: file, session: `agent-${session}` }).catch(() => errors++);
+    }),
+  );
+  const ms = performance.now() - started;
+  const loop = probe.stop();
+  const { cache } = engine.stats();
+  await engine.close();
+  process.stdout.write(
+    `${JSON.stringify({ ms, loopP99: loop.p99, errors, resultHits: cache.result.hits, resultMisses: cache.result.misses, singleFlightJoins: cache.singleFlight.joins, sessions: cache.sessions.sessions })}\n`,
+  );
+} else {
+  probe.start();
+  const started = performance.now();
+  await Promise.all(
+    orders.map(async (order) => {
+      for (const file of order) await naiveRead(path.join(root, file));
+    }),
+  );
+  const ms = performance.now() - started;
+  process.stdout.write(`${JSON.stringify({ ms, loopP99: probe.stop().p99 })}\n`);
+}

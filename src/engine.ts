@@ -20,10 +20,10 @@ import type { ServedImage } from './media/image.js';
 import { kindByName, type MediaKind } from './media/kind.js';
 import type { MediaJob, MediaPayload } from './media/wire.js';
 import type { ImagePart, ReadResult, TextResult, UnchangedResult } from './result.js';
-import { probeFile } from './io/probe.js';
+import { canonicalPlace, statFile } from './io/probe.js';
 import { Sandbox } from './sandbox.js';
 import { TurnGate, type GateEntry } from './turn-gate.js';
-import { Scheduler, type SchedulerStats } from './scheduler.js';
+import { Scheduler, type CancelHook, type SchedulerStats } from './scheduler.js';
 import { createTextPool, type TextPool } from './text-pool.js';
 import type { FilePayload, JobOutcome, JobSpec, SeekHint, TextPayload } from './wire.js';
 
@@ -80,7 +80,8 @@ const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 /** Identical work in flight, shared by every caller that asks for it while it runs. */
 interface Flight {
   readonly promise: Promise<Outcome>;
-  readonly controller: AbortController;
+  /** Stops the shared work: called when its last waiter has left. */
+  readonly cancel: () => void;
   waiters: number;
   /** Set once every waiter left (aborted or timed out): the work is cancelled, not joined. */
   abandoned: boolean;
@@ -252,8 +253,7 @@ export class Engine {
   async checkUnchanged(session: string, path: string, expect: { readonly sha256?: string } = {}): Promise<UnchangedCheck> {
     const located = this.#sandbox.locate(path);
     const mark = located.ok ? (this.#sessions.last(session, located.absolute) ?? null) : null;
-    const probe = located.ok ? probeFile(located.absolute) : null;
-    const stat = probe?.stat ?? null;
+    const stat = located.ok ? statFile(located.absolute) : null;
     const version = stat === null ? null : versionKey(stat);
     const answer = (unchanged: boolean, reason: UnchangedCheck['reason']): UnchangedCheck => ({
       unchanged,
@@ -362,37 +362,40 @@ export class Engine {
     if (this.#closing !== null) throw fail('closed', {}, subject);
     const startedAt = Date.now();
     const remainingMs = Math.max(1, deadline - startedAt);
-    // One probe on this thread (version and canonical place) keys every cache. Anything that is
-    // not a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
+    // One stat on this thread gives the version every cache is keyed by. Anything that is not a
+    // plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
     // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
-    const probe = probeFile(absolute);
+    const stat = statFile(absolute);
     const media = kindByName(absolute);
-    if (probe === null) {
+    if (stat === null) {
       if (media !== null) return this.#settled(await this.#runMedia(this.#mediaJob(req, absolute, media, deadline), remainingMs, signal), req, subject);
       const job = this.#job(req, absolute, null, deadline);
       const outcome = await this.#scheduler.submit(job, remainingMs, signal, req.session ?? '');
       return this.#settled(await this.#rerouted(outcome, req, absolute, deadline, remainingMs, signal), req, subject);
     }
-    const { stat, canonical } = probe;
     const version = versionKey(stat);
     const range = rangeOf(req);
     const session = req.session;
+    // Before anything cached answers, the path must still lead to the place it was read at: a
+    // mark or an entry for a place the path no longer leads to (a directory moved out of the
+    // root and linked back) is void. Asked at most once, and only when a cache could answer.
+    let place: string | null | undefined;
+    const stillAt = (canonical: string) => (place === undefined ? (place = canonicalPlace(absolute)) : place) === canonical;
     const held = session === null || req.fresh ? undefined : this.#sessions.range(session, absolute, range);
-    // A mark for a place the path no longer leads to (a directory moved, a link swapped) is void.
-    if (held !== undefined && held.path === canonical) {
-      if (held.settled && held.version === version) return this.#stub(held, 'same_version');
+    if (held !== undefined) {
+      if (held.settled && held.version === version && stillAt(held.path)) return this.#stub(held, 'same_version');
       // Facts are only kept for settled versions: a match means the same bytes.
       const known = this.#facts.get(version);
-      if (known !== undefined && known.xxh64 === held.xxh64) {
+      if (known !== undefined && known.xxh64 === held.xxh64 && stillAt(held.path)) {
         this.#counters.hashHits++;
         held.version = version;
         held.settled = true;
         return this.#stub(held, 'same_content');
       }
     }
-    const key = `${canonical}|${version}|${shapeOf(req)}`;
+    const key = `${absolute}|${version}|${shapeOf(req)}`;
     let result = this.#results?.get(key);
-    if (result !== undefined) this.#counters.resultHits++;
+    if (result !== undefined && stillAt(result.path)) this.#counters.resultHits++;
     else result = await this.#shared(key, req, absolute, version, Number(stat.size), signal, subject, startedAt, remainingMs);
     if (session === null || result.kind === 'unchanged') return result;
     const settled = this.#isSettled(result.version, startedAt);
@@ -457,17 +460,30 @@ export class Engine {
     const seek = known === undefined ? null : seekHint(version, known, req.offset);
     if (seek !== null) this.#counters.lineIndexHits++;
     const deadline = Date.now() + this.#options.timeoutMs;
-    const controller = new AbortController();
     const cost = seek === null ? size : Math.min(size, SEEK_COST_BYTES);
     const media = kindByName(absolute);
-    // The shared work runs to the engine's own deadline; each waiter enforces its own.
-    const promise: Promise<Outcome> =
-      media === null
-        ? this.#scheduler
-            .submit(this.#job(req, absolute, seek, deadline), this.#options.timeoutMs, controller.signal, req.session ?? '', cost)
-            .then((outcome) => this.#rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), controller.signal))
-        : this.#runMedia(this.#mediaJob(req, absolute, media, deadline), this.#options.timeoutMs, controller.signal);
-    const flight: Flight = { promise, controller, waiters: 0, abandoned: false, result: null };
+    let promise: Promise<Outcome>;
+    let cancel: () => void;
+    if (media === null) {
+      // No timer and no AbortController of its own (both cost on every read): each waiter has
+      // its own deadline, and the last to leave cancels the work through the hook.
+      const hook: CancelHook = {};
+      let rerouteStop: AbortController | null = null;
+      promise = this.#scheduler.submit(this.#job(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, hook).then((outcome) => {
+        if (outcome.ok || outcome.code !== 'binary_file') return outcome;
+        rerouteStop = new AbortController();
+        return this.#rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), rerouteStop.signal);
+      });
+      cancel = () => {
+        hook.cancel?.();
+        rerouteStop?.abort();
+      };
+    } else {
+      const controller = new AbortController();
+      promise = this.#runMedia(this.#mediaJob(req, absolute, media, deadline), this.#options.timeoutMs, controller.signal);
+      cancel = () => controller.abort();
+    }
+    const flight: Flight = { promise, cancel, waiters: 0, abandoned: false, result: null };
     this.#flights.set(key, flight);
     void promise.then((outcome) => {
       if (this.#flights.get(key) === flight) this.#flights.delete(key);
@@ -478,7 +494,7 @@ export class Engine {
       if (!this.#isSettled(payload.version, startedAt)) return;
       if (payload.kind === 'text') this.#facts.learn(payload);
       // Keyed by the version the worker read, which may be newer than the one stat saw.
-      this.#results?.set(`${payload.path}|${payload.version}|${shapeOf(req)}`, flight.result);
+      this.#results?.set(`${absolute}|${payload.version}|${shapeOf(req)}`, flight.result);
     });
     return flight;
   }
@@ -555,7 +571,7 @@ export class Engine {
         if (--flight.waiters === 0) {
           flight.abandoned = true;
           if (this.#flights.get(key) === flight) this.#flights.delete(key);
-          flight.controller.abort();
+          flight.cancel();
         }
       };
       const onAbort = () => leave({ ok: false, code: 'aborted', details: { stage: 'queued' } });

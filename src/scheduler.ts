@@ -27,6 +27,14 @@ export interface SchedulerOptions {
   readonly onRoom?: () => void;
 }
 
+/**
+ * Filled in by `submit`: calling `cancel` answers the read `aborted` and stops it, as an
+ * AbortSignal would, without the cost of one per read (shared work is cancelled this way).
+ */
+export interface CancelHook {
+  cancel?: () => void;
+}
+
 /** A percentile summary of a histogram, in milliseconds. */
 export interface LatencySummary {
   readonly p50: number;
@@ -150,7 +158,7 @@ export class Scheduler {
    * Queues a read in its session's lane. `cost` is the bytes it may scan (the file's size, or
    * less when a line index lets it seek), bounded in total by `maxQueuedBytes`.
    */
-  submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal, lane = '', cost = 0): Promise<JobOutcome> {
+  submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal, lane = '', cost = 0, hook?: CancelHook): Promise<JobOutcome> {
     if (this.#closed) return Promise.resolve(failure('closed', {}));
     if (signal?.aborted === true) return Promise.resolve(failure('aborted', { stage: 'queued' }));
     const overBytes = this.#bytes > 0 && this.#bytes + cost > this.#options.maxQueuedBytes;
@@ -180,9 +188,13 @@ export class Scheduler {
       };
       // Listener first: if it throws, nothing was queued. Timer last, once the ticket exists.
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (hook !== undefined) hook.cancel = onAbort;
       this.#enqueue(ticket);
       this.#queued++;
-      ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
+      // Infinity: the caller keeps the deadline itself (shared work whose waiters each have one).
+      if (Number.isFinite(timeoutMs)) {
+        ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs }), CANCEL.timeout), timeoutMs);
+      }
       this.#scheduleDispatch();
     });
   }

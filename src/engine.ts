@@ -53,7 +53,8 @@ const SEEK_COST_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads started in one turn of the event loop; more wait for the next turn (see `TurnGate`).
- * About 2 ms of main-thread work at the cached-read rate (measured: 256 doubled the swarm's loop delay p99 for no throughput).
+ * About 2 ms of main-thread work at the cached-read rate. Measured: 256 doubled the swarm's
+ * event-loop delay p99 and gained no throughput.
  */
 const READS_PER_TURN = 128;
 

@@ -226,6 +226,21 @@ describe('notebooks', () => {
 });
 
 describe('media worker failures', () => {
+  it('replaces a media worker after large renders (mupdf never returns memory), and reads go on', async () => {
+    const recycler = await createEngine({ root, threads: 1, cacheBytes: 0 });
+    try {
+      // 70 pages at 100 dpi: past the 60-megapixel mark after which a media worker is replaced.
+      for (const pages of ['1-20', '21-40', '41-50', '1-20']) {
+        expectKind(await recycler.read({ path: 'media/fifty.pdf', pages }), 'pdf');
+      }
+      expect(recycler.stats().media.recycles).toBeGreaterThanOrEqual(1);
+      const page = expectKind(await recycler.read({ path: 'media/fifty.pdf', pages: '7' }), 'pdf');
+      expect(page.images[0]?.page).toBe(7);
+    } finally {
+      await recycler.close();
+    }
+  }, 60_000);
+
   it('fails only the read whose worker ran out of memory; the next media read succeeds', async () => {
     // A notebook of 16 MB of output text: parsing and rendering it needs far more than a 24 MiB heap.
     writeFile(root, 'huge.ipynb', JSON.stringify({ cells: [{ cell_type: 'code', source: 'x', outputs: [{ output_type: 'stream', name: 'stdout', text: 'y'.repeat(16 * 1024 * 1024) }] }] }));

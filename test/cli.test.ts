@@ -35,6 +35,15 @@ afterAll(() => {
   removeTempDir(base);
 });
 
+describe('the package bin', () => {
+  it('is executable after the build, as npx runs it directly (the README quick start)', () => {
+    expect(() => fs.accessSync(CLI, fs.constants.X_OK)).not.toThrow();
+    const direct = spawnSync(CLI, ['read', 'notes.txt', '--limit', '1'], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+    expect(direct.status).toBe(0);
+    expect(direct.stdout).toContain('1\tfirst note');
+  });
+});
+
 describe('readpool read', () => {
   it('prints numbered lines and exits 0', () => {
     const { status, stdout, stderr } = run(['read', 'notes.txt']);

@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import { workerData } from 'piscina';
 import sharp from 'sharp';
-import { LineSlicer } from '../src/core/line-slicer.js';
+import { LineSlicer, windowFields } from '../src/core/line-slicer.js';
 import { openChecked } from '../src/io/open-checked.js';
 import { checkUnchanged, facts, readAll } from '../src/io/read-file.js';
 import { createReaderContext } from '../src/io/reader-context.js';
-import { isSystemError, Refusal, systemRefusal } from '../src/io/refusal.js';
+import { failureOf, messageOf, Refusal } from '../src/io/refusal.js';
 import { serveImage } from '../src/media/image.js';
 import { sniffMedia } from '../src/media/kind.js';
 import { renderNotebook } from '../src/media/notebook.js';
@@ -55,12 +55,7 @@ async function serve(job: MediaJob): Promise<{ value: MediaPayload; recycle: boo
       value: {
         kind: 'notebook',
         ...base,
-        content: slice.content,
-        startLine: slice.startLine,
-        endLine: slice.endLine,
-        totalLines: slice.totalLines,
-        stop: slice.stop,
-        cutLines: slice.cutLines,
+        ...windowFields(slice),
         cells: notebook.cells,
         images: notebook.images,
       },
@@ -99,14 +94,9 @@ export default async function runMedia(job: MediaJob): Promise<MediaOutcome> {
     const { value, recycle } = await serve(job);
     return { ok: true, value, recycle };
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, code: error.code, details: error.details };
-    if (isSystemError(error)) {
-      const refusal = systemRefusal(error);
-      return { ok: false, code: refusal.code, details: refusal.details };
-    }
-    const message = error instanceof Error ? error.message : String(error);
+    const failure = failureOf(error);
     // sharp's own timeout surfaces as an Error naming it.
-    if (/timeout/i.test(message)) return { ok: false, code: 'timeout', details: { message } };
-    return { ok: false, code: 'internal', details: { message } };
+    if (failure.code === 'internal' && /timeout/i.test(messageOf(error))) return { ok: false, code: 'timeout', details: failure.details };
+    return failure;
   }
 }

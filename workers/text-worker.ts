@@ -6,7 +6,7 @@ import { workerData } from 'piscina';
 import xxhash from 'xxhash-wasm';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { createReadTools, readFile } from '../src/io/read-file.js';
-import { isSystemError, Refusal, systemRefusal } from '../src/io/refusal.js';
+import { failureOf } from '../src/io/refusal.js';
 import {
   CANCEL,
   decodeJob,
@@ -34,13 +34,7 @@ function runJob(job: TextJob): JobOutcome {
   try {
     return { ok: true, value: readFile(context, tools, job, cancelled) };
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, code: error.code, details: error.details };
-    if (isSystemError(error)) {
-      const refusal = systemRefusal(error);
-      return { ok: false, code: refusal.code, details: refusal.details };
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, code: 'internal', details: { message } };
+    return failureOf(error);
   }
 }
 

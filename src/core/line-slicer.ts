@@ -37,7 +37,8 @@ export interface LineEndingCounts {
   cr: number;
 }
 
-export interface SliceResult {
+/** The window a slice ends with: what every line-based payload carries. */
+export interface WindowFields {
   /** Rendered window lines joined with `\n`. */
   readonly content: string;
   readonly startLine: number;
@@ -52,6 +53,9 @@ export interface SliceResult {
   readonly stop: StopReason | null;
   /** How many shown lines were cut at `maxLineChars` or to fit the budget. */
   readonly cutLines: number;
+}
+
+export interface SliceResult extends WindowFields {
   readonly endings: Readonly<LineEndingCounts>;
   /** Line starts recorded with `indexEvery`, or null. */
   readonly index: LineIndexPairs | null;
@@ -402,6 +406,18 @@ export class LineSlicer {
       keep = Math.floor(keep * 0.8);
     }
   }
+}
+
+/** Just the window of a slice, for a payload. */
+export function windowFields(slice: SliceResult): WindowFields {
+  return {
+    content: slice.content,
+    startLine: slice.startLine,
+    endLine: slice.endLine,
+    totalLines: slice.totalLines,
+    stop: slice.stop,
+    cutLines: slice.cutLines,
+  };
 }
 
 /** The first `max` UTF-16 code units of `text`, never ending inside a surrogate pair. */

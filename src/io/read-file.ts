@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import type { XXHashAPI } from 'xxhash-wasm';
-import { LineSlicer } from '../core/line-slicer.js';
+import { LineSlicer, windowFields } from '../core/line-slicer.js';
 import { SNIFF_BYTES, sniffHead, summariseEndings } from '../core/sniff.js';
 import { sniffMedia } from '../media/kind.js';
 import type { BinaryPayload, FilePayload, SeekHint, TextJob, TextPayload } from '../wire.js';
@@ -132,12 +132,7 @@ function readWhole(
   const payload: TextPayload = {
     kind: 'text',
     ...facts(opened, size, xxh64),
-    content: slice.content,
-    startLine: slice.startLine,
-    endLine: slice.endLine,
-    totalLines: slice.totalLines,
-    stop: slice.stop,
-    cutLines: slice.cutLines,
+    ...windowFields(slice),
     encoding: sniff.encoding,
     bom: sniff.bomBytes > 0,
     lineEnding: summariseEndings(slice.endings),
@@ -183,12 +178,7 @@ function readFromHint(
   return {
     kind: 'text',
     ...facts(opened, size, hint.xxh64),
-    content: slice.content,
-    startLine: slice.startLine,
-    endLine: slice.endLine,
-    totalLines: slice.totalLines,
-    stop: slice.stop,
-    cutLines: slice.cutLines,
+    ...windowFields(slice),
     encoding: 'utf-8',
     bom: hint.bom,
     lineEnding: summariseEndings(slice.endings),
@@ -243,12 +233,8 @@ function readTail(
   return {
     kind: 'text',
     ...facts(opened, size, null),
-    content: slice.content,
-    startLine: slice.startLine,
-    endLine: slice.endLine,
+    ...windowFields(slice),
     totalLines: null,
-    stop: slice.stop,
-    cutLines: slice.cutLines,
     encoding: 'utf-8',
     bom: sniff.bomBytes > 0,
     lineEnding: summariseEndings(slice.endings),

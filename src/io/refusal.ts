@@ -55,3 +55,16 @@ export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   return Object.prototype.toString.call(error);
 }
+
+/**
+ * Any error a worker meets, as the plain failure that crosses the thread boundary: a Refusal
+ * as it is, a system error by its errno, anything else `internal` with its message.
+ */
+export function failureOf(error: unknown): { readonly ok: false; readonly code: ReadErrorCode; readonly details: Readonly<Record<string, unknown>> } {
+  if (error instanceof Refusal) return { ok: false, code: error.code, details: error.details };
+  if (isSystemError(error)) {
+    const refusal = systemRefusal(error);
+    return { ok: false, code: refusal.code, details: refusal.details };
+  }
+  return { ok: false, code: 'internal', details: { message: messageOf(error) } };
+}

@@ -4,7 +4,7 @@
  * payloads carry base64 strings, which clone as one copy.
  */
 import type { RenderSpec } from '../core/line-format.js';
-import type { SliceLimits, StopReason } from '../core/line-slicer.js';
+import type { SliceLimits, WindowFields } from '../core/line-slicer.js';
 import type { ReadErrorCode } from '../errors.js';
 import type { ImageBudget, ServedImage } from './image.js';
 import type { ImageFormat, MediaKind } from './kind.js';
@@ -49,17 +49,7 @@ export type MediaPayload =
   | (MediaFacts & { readonly kind: 'image'; readonly image: ServedImage })
   | (MediaFacts & { readonly kind: 'image-info'; readonly format: ImageFormat; readonly width: number; readonly height: number })
   | (MediaFacts & { readonly kind: 'pdf'; readonly served: PdfServed })
-  | (MediaFacts & {
-      readonly kind: 'notebook';
-      readonly content: string;
-      readonly startLine: number;
-      readonly endLine: number;
-      readonly totalLines: number;
-      readonly stop: StopReason | null;
-      readonly cutLines: number;
-      readonly cells: number;
-      readonly images: readonly ServedImage[];
-    });
+  | (MediaFacts & WindowFields & { readonly kind: 'notebook'; readonly cells: number; readonly images: readonly ServedImage[] });
 
 export type MediaOutcome =
   | { readonly ok: true; readonly value: MediaPayload; readonly recycle: boolean }

@@ -2,30 +2,21 @@ import type fs from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import { FactsCache, seekHint } from './cache/file-facts.js';
 import { SessionLedger, type ReadMark } from './cache/sessions.js';
-import {
-  describeChange,
-  describeError,
-  describeImage,
-  describeImageAsText,
-  describePdf,
-  describeStub,
-  describeWindow,
-  RENDER,
-} from './dialects/readpool.js';
+import { describeChange, describeError, describeStub, RENDER } from './dialects/readpool.js';
 import { ReadError, type ErrorDetails, type ReadErrorCode } from './errors.js';
 import { resolveOptions, type EngineOptions, type ResolvedOptions } from './options.js';
 import { parseRequest, type ParsedRequest, type ReadRequest } from './request.js';
 import { MediaPool } from './media-pool.js';
-import type { ServedImage } from './media/image.js';
 import { kindByName, type MediaKind } from './media/kind.js';
 import type { MediaJob, MediaPayload } from './media/wire.js';
-import type { ImagePart, ReadResult, TextResult, UnchangedResult } from './result.js';
+import type { ReadResult, UnchangedResult } from './result.js';
+import { markOf, mediaResult, resultBytes, textResult } from './result-of.js';
 import { canonicalPlace, statFile } from './io/probe.js';
 import { Sandbox } from './sandbox.js';
 import { TurnGate, type GateEntry } from './turn-gate.js';
 import { Scheduler, type CancelHook, type SchedulerStats } from './scheduler.js';
 import { createTextPool, type TextPool } from './text-pool.js';
-import type { FilePayload, JobOutcome, JobSpec, SeekHint, TextPayload } from './wire.js';
+import type { FilePayload, JobOutcome, JobSpec, SeekHint } from './wire.js';
 
 /** Pool tasks in flight: two per thread, so a worker's next batch is already waiting for it. */
 function inFlightBatches(threads: number): number {
@@ -84,8 +75,6 @@ interface Flight {
   /** Stops the shared work: called when its last waiter has left. */
   readonly cancel: () => void;
   waiters: number;
-  /** Set once every waiter left (aborted or timed out): the work is cancelled, not joined. */
-  abandoned: boolean;
   /** The result built once from the outcome, shared by all waiters. */
   result: ReadResult | null;
 }
@@ -484,7 +473,7 @@ export class Engine {
       promise = this.#runMedia(this.#mediaJob(req, absolute, media, deadline), this.#options.timeoutMs, controller.signal);
       cancel = () => controller.abort();
     }
-    const flight: Flight = { promise, cancel, waiters: 0, abandoned: false, result: null };
+    const flight: Flight = { promise, cancel, waiters: 0, result: null };
     this.#flights.set(key, flight);
     void promise.then((outcome) => {
       if (this.#flights.get(key) === flight) this.#flights.delete(key);
@@ -570,7 +559,6 @@ export class Engine {
         if (done) return;
         finish(outcome);
         if (--flight.waiters === 0) {
-          flight.abandoned = true;
           if (this.#flights.get(key) === flight) this.#flights.delete(key);
           flight.cancel();
         }
@@ -651,146 +639,6 @@ function rangeOf(req: ParsedRequest): string {
 /** Everything that shapes a result besides the file: the result cache's key with the version. */
 function shapeOf(req: ParsedRequest): string {
   return `${rangeOf(req)}:${req.maxBytes}:${req.maxTokens}:${req.allowBinary ? 1 : 0}${req.sha256 ? 1 : 0}`;
-}
-
-/** Bytes a cached result holds: its strings (two bytes a character at most) and the object. */
-function resultBytes(result: ReadResult): number {
-  let body = 0;
-  switch (result.kind) {
-    case 'binary':
-    case 'image':
-      body = result.data.length;
-      break;
-    case 'text':
-      body = result.content.length * 2 + (result.notice?.length ?? 0) * 2;
-      break;
-    case 'notebook':
-      body = result.content.length * 2 + result.images.reduce((n, image) => n + image.data.length, 0);
-      break;
-    case 'pdf':
-      body = (result.data?.length ?? 0) + (result.text?.length ?? 0) * 2 + result.images.reduce((n, image) => n + image.data.length, 0);
-      break;
-    case 'description':
-      body = result.text.length * 2;
-      break;
-    case 'unchanged':
-      body = result.stub.length * 2;
-      break;
-  }
-  return 512 + body + result.path.length * 4;
-}
-
-function imagePart(image: ServedImage): ImagePart {
-  return { mimeType: image.mimeType, data: image.data, bytes: image.bytes, width: image.width, height: image.height };
-}
-
-/** The result of a media read, with the notes a model needs to use it. */
-function mediaResult(payload: MediaPayload, request: ParsedRequest, options: ResolvedOptions): ReadResult {
-  const base = {
-    path: payload.path,
-    relativePath: payload.relativePath,
-    size: payload.size,
-    mtimeMs: payload.mtimeMs,
-    version: payload.version,
-    xxh64: null,
-    sha256: null,
-  };
-  switch (payload.kind) {
-    case 'image': {
-      const { image } = payload;
-      return {
-        kind: 'image',
-        ...base,
-        ...imagePart(image),
-        originalWidth: image.originalWidth,
-        originalHeight: image.originalHeight,
-        originalBytes: image.originalBytes,
-        repaired: image.repaired,
-        note: describeImage(image),
-      };
-    }
-    case 'image-info':
-      return { kind: 'description', ...base, text: describeImageAsText(payload.relativePath, payload.format, payload.width, payload.height, payload.size) };
-    case 'pdf': {
-      const served = payload.served;
-      const first = served.form === 'document' ? 1 : served.first;
-      const last = served.form === 'document' ? served.pageCount : served.last;
-      return {
-        kind: 'pdf',
-        ...base,
-        pageCount: served.pageCount,
-        form: served.form,
-        pages: served.form === 'document' ? null : { first, last },
-        data: served.form === 'document' ? served.data : null,
-        images: served.form === 'images' ? served.images : [],
-        text: served.form === 'text' ? served.text.map((page) => `--- page ${page.page} ---\n${page.text}`).join('\n') : null,
-        note: describePdf(served.form, served.pageCount, first, last, served.form === 'text' ? served.omittedChars : 0),
-      };
-    }
-    case 'notebook':
-      return {
-        kind: 'notebook',
-        ...base,
-        content: payload.content,
-        startLine: payload.startLine,
-        endLine: payload.endLine,
-        totalLines: payload.totalLines,
-        truncated: payload.stop === null ? false : Object.freeze({ reason: payload.stop, nextOffset: payload.endLine + 1 }),
-        notice: describeWindow(payload, { limit: request.limit, maxBytes: request.maxBytes, maxTokens: request.maxTokens, maxLineChars: options.maxLineChars }),
-        cutLines: payload.cutLines,
-        cells: payload.cells,
-        images: payload.images.map(imagePart),
-      };
-  }
-}
-
-function markOf(result: Exclude<ReadResult, UnchangedResult>, settled: boolean): ReadMark {
-  const text = result.kind === 'text' || result.kind === 'notebook';
-  return {
-    path: result.path,
-    relativePath: result.relativePath,
-    readAt: Date.now(),
-    version: result.version,
-    size: result.size,
-    xxh64: result.xxh64,
-    sha256: result.sha256,
-    startLine: text ? result.startLine : 1,
-    endLine: text ? result.endLine : 0,
-    totalLines: text ? result.totalLines : null,
-    complete: !text || (result.cutLines === 0 && (result.truncated === false || result.truncated.reason === 'lines')),
-    settled,
-  };
-}
-
-function textResult(payload: TextPayload, request: ParsedRequest, options: ResolvedOptions): TextResult {
-  const notice = describeWindow(payload, {
-    limit: request.limit,
-    maxBytes: request.maxBytes,
-    maxTokens: request.maxTokens,
-    maxLineChars: options.maxLineChars,
-  });
-  // Built field by field: object rest/spread is measurably slow on this hot path. Frozen,
-  // because the result cache hands the same object to every caller.
-  return Object.freeze({
-    kind: 'text',
-    path: payload.path,
-    relativePath: payload.relativePath,
-    content: payload.content,
-    startLine: payload.startLine,
-    endLine: payload.endLine,
-    totalLines: payload.totalLines,
-    truncated: payload.stop === null ? false : Object.freeze({ reason: payload.stop, nextOffset: payload.endLine + 1 }),
-    notice,
-    cutLines: payload.cutLines,
-    encoding: payload.encoding,
-    bom: payload.bom,
-    lineEnding: payload.lineEnding,
-    size: payload.size,
-    mtimeMs: payload.mtimeMs,
-    version: payload.version,
-    xxh64: payload.xxh64,
-    sha256: payload.sha256,
-  });
 }
 
 /**

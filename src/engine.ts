@@ -337,8 +337,8 @@ export class Engine {
     const located = this.#sandbox.locate(req.path);
     if (!located.ok) throw fail(located.code, located.details, subject);
     const absolute = located.absolute;
-    // Reads held at the gate count as queued: `maxQueued` bounds both.
-    const waiting = this.#gate.waiting + this.#scheduler.queued;
+    // Reads held at the gate and media reads count as queued: `maxQueued` bounds them all.
+    const waiting = this.#gate.waiting + this.#scheduler.queued + this.#media.pending;
     if (waiting >= this.#options.maxQueued) {
       throw fail('overloaded', { queued: waiting, retryAfterMs: this.#scheduler.retryAfterMs(waiting) }, subject);
     }

@@ -22,6 +22,7 @@ export class MediaPool {
   readonly #options: MediaPoolOptions;
   #pool: Piscina<MediaJob, MediaOutcome> | null = null;
   #tasks = 0;
+  #pending = 0;
   readonly #retiring = new Set<Promise<void>>();
   #recycles = 0;
 
@@ -39,6 +40,11 @@ export class MediaPool {
     return this.#recycles;
   }
 
+  /** Media reads queued or running: counted with the text queue against `maxQueued`. */
+  get pending(): number {
+    return this.#pending;
+  }
+
   /**
    * Runs one media read. An abort stops its worker (piscina terminates it; a fresh one takes
    * the next read), which is also how a render that outlives every caller's deadline ends.
@@ -46,9 +52,14 @@ export class MediaPool {
   async run(job: MediaJob, signal: AbortSignal): Promise<MediaOutcome> {
     this.#pool ??= this.#start();
     const pool = this.#pool;
-    const outcome = await pool.run(job, { signal });
-    if ((outcome.ok && outcome.recycle) || ++this.#tasks >= this.#options.recycleAfterTasks) this.#recycle(pool);
-    return outcome;
+    this.#pending++;
+    try {
+      const outcome = await pool.run(job, { signal });
+      if ((outcome.ok && outcome.recycle) || ++this.#tasks >= this.#options.recycleAfterTasks) this.#recycle(pool);
+      return outcome;
+    } finally {
+      this.#pending--;
+    }
   }
 
   async destroy(): Promise<void> {

@@ -225,6 +225,20 @@ describe('notebooks', () => {
   });
 });
 
+describe('media admission', () => {
+  it('counts media reads against maxQueued: a flood of PDF renders is refused with overloaded beyond it', async () => {
+    const narrow = await createEngine({ root, threads: 1, maxQueued: 3, cacheBytes: 0 });
+    try {
+      const settled = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => narrow.read({ path: 'media/fifty.pdf', pages: String(i + 1) })));
+      const refused = settled.filter((entry) => entry.status === 'rejected' && entry.reason instanceof Error && 'code' in entry.reason && entry.reason.code === 'overloaded');
+      expect(refused.length).toBeGreaterThan(0);
+      expect(settled.filter((entry) => entry.status === 'fulfilled').length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await narrow.close();
+    }
+  });
+});
+
 describe('media worker failures', () => {
   it('replaces a media worker after large renders (mupdf never returns memory), and reads go on', async () => {
     const recycler = await createEngine({ root, threads: 1, cacheBytes: 0 });

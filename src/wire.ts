@@ -8,14 +8,19 @@ import type { RenderSpec } from './core/line-format.js';
 import type { SliceLimits, StopReason } from './core/line-slicer.js';
 import type { LineEnding, TextEncoding } from './core/sniff.js';
 
-/** Engine-wide settings each worker receives once, as `workerData`. */
-export interface WorkerConfig {
+/** What any worker needs to open files the sandbox's way (text and media pools alike). */
+export interface SandboxConfig {
   /** Canonical (realpath) roots. */
   readonly roots: readonly string[];
   readonly denySecrets: boolean;
   readonly deny: readonly string[];
+  /** Largest file read at all. */
   readonly maxFileBytes: number;
   readonly maxBinaryBytes: number;
+}
+
+/** Engine-wide settings each text worker receives once, as `workerData`. */
+export interface WorkerConfig extends SandboxConfig {
   readonly maxLineChars: number;
   /** The render specs of the engine's dialects; a job names one by index. */
   readonly renders: readonly RenderSpec[];

@@ -40,9 +40,6 @@ beforeAll(async () => {
     deny: [],
     maxFileBytes: 1024 ** 3,
     maxBinaryBytes: 1024 ** 2,
-    maxLineChars: 2000,
-    renders: [RENDER],
-    cancel: new Int32Array(1),
   });
   tools = createReadTools(await xxhash());
 });

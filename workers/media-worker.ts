@@ -17,7 +17,7 @@ import { renderNotebook } from '../src/media/notebook.js';
 import type { MediaConfig, MediaFacts, MediaJob, MediaOutcome, MediaPayload } from '../src/media/wire.js';
 
 const config = workerData as MediaConfig;
-const context = createReaderContext({ ...config, maxLineChars: 0, renders: [], cancel: new Int32Array(0) });
+const context = createReaderContext(config);
 // One libvips thread per media worker: the pool, not libvips, decides how many cores media takes.
 sharp.concurrency(1);
 sharp.cache(false);

@@ -1,34 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runMeasured } from '../child.js';
 import { logLine, prepareLargeLog } from '../corpus.js';
 import type { ScenarioReport } from '../report.js';
 
 const LINES = 2_000_000;
 const OFFSET = 1_000_000;
 const LIMIT = 2000;
-
-interface ChildRun {
-  readonly ms: number;
-  readonly maxRssMiB: number;
-  readonly stdout: string;
-}
-
-function runMeasured(args: readonly string[], cwd: string, preload: string): ChildRun {
-  const started = performance.now();
-  const child = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, ...args], {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const ms = performance.now() - started;
-  const tagged = /READPOOL_RSS (\{.*\})/.exec(child.stderr);
-  if (child.status !== 0 || tagged?.[1] === undefined) {
-    throw new Error(`measured child failed (${child.status}): ${child.stderr.slice(0, 2000)}`);
-  }
-  const { maxRssKiB } = JSON.parse(tagged[1]) as { maxRssKiB: number };
-  return { ms, maxRssMiB: maxRssKiB / 1024, stdout: child.stdout };
-}
 
 /** The naive baseline: read the whole log into memory and split it, in a child of its own. */
 const NAIVE_SCRIPT = `

@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runMeasured } from '../child.js';
 import { prepareSourceTree } from '../corpus.js';
 import type { Measurement, ScenarioReport } from '../report.js';
 import { median } from '../stats.js';
@@ -15,16 +14,13 @@ interface Pass {
   readonly detail: Readonly<Record<string, number>>;
 }
 
-/** Runs one pass in a child process and reads its JSON line and its peak RSS. */
+/** Runs one pass in a process of its own and reads its JSON line and its peak RSS. */
 function runPass(projectRoot: string, mode: 'engine' | 'naive', root: string): Pass {
-  const preload = pathToFileURL(path.join(projectRoot, 'dist/bench/rss-preload.js')).href;
   const script = path.join(projectRoot, 'dist/bench/swarm-pass.js');
-  const child = spawnSync(process.execPath, ['--import', preload, script, mode, root, String(FILES), String(SESSIONS)], { encoding: 'utf8' });
-  const rss = /READPOOL_RSS (\{.*\})/.exec(child.stderr);
-  if (child.status !== 0 || rss?.[1] === undefined) throw new Error(`swarm ${mode} pass failed (${child.status}): ${child.stderr.slice(0, 2000)}`);
+  const child = runMeasured([script, mode, root, String(FILES), String(SESSIONS)], projectRoot, path.join(projectRoot, 'dist/bench/rss-preload.js'));
   const result = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as Record<string, number>;
   const { ms = NaN, loopP99 = NaN, ...detail } = result;
-  return { ms, loopP99, maxRssMiB: (JSON.parse(rss[1]) as { maxRssKiB: number }).maxRssKiB / 1024, detail };
+  return { ms, loopP99, maxRssMiB: child.maxRssMiB, detail };
 }
 
 /**

@@ -25,6 +25,15 @@ export const TAIL_EXACT_BYTES = 4 * CHUNK_BYTES;
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** One open file being read, and what every step of reading it needs. */
+interface Reading {
+  readonly context: ReaderContext;
+  readonly tools: ReadTools;
+  readonly opened: OpenedFile;
+  readonly size: number;
+  readonly cancelled: CancelCheck;
+}
+
 /** Polled between chunks: true when the caller aborted or the request timed out. */
 export type CancelCheck = () => 'aborted' | 'timeout' | null;
 
@@ -50,41 +59,29 @@ export function readFile(context: ReaderContext, tools: ReadTools, job: TextJob,
     if (size > context.maxFileBytes) {
       throw new Refusal('file_too_large', { size, limit: context.maxFileBytes, limitName: 'maxFileBytes' });
     }
-    return readOpened(context, tools, job, opened, size, cancelled);
+    return readOpened({ context, tools, opened, size, cancelled }, job);
   } finally {
     fs.closeSync(opened.fd);
   }
 }
 
-function readOpened(
-  context: ReaderContext,
-  tools: ReadTools,
-  job: TextJob,
-  opened: OpenedFile,
-  size: number,
-  cancelled: CancelCheck,
-): FilePayload {
+function readOpened(reading: Reading, job: TextJob): FilePayload {
+  const { opened } = reading;
   const { hint } = job;
   if (hint !== null && !job.sha256 && hint.version === versionOf(opened.stat)) {
-    return readFromHint(context, tools, { ...job, limits: { ...job.limits, offset: hint.offset } }, hint, opened, size, cancelled);
+    return readFromHint(reading, { ...job, limits: { ...job.limits, offset: hint.offset } }, hint);
   }
-  if (job.limits.offset < 0) return readTail(context, tools, job, opened, size, cancelled);
-  return readWhole(context, tools, job, opened, size, cancelled);
+  if (job.limits.offset < 0) return readTail(reading, job);
+  return readWhole(reading, job);
 }
 
 /** The full pass: every byte is read, hashed and counted; the window is kept. */
-function readWhole(
-  context: ReaderContext,
-  tools: ReadTools,
-  job: TextJob,
-  opened: OpenedFile,
-  size: number,
-  cancelled: CancelCheck,
-): TextPayload | BinaryPayload {
+function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload {
+  const { tools, opened, size, cancelled } = reading;
   const { scratch, xxhash } = tools;
   let read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, 0);
   const sniff = sniffHead(scratch.subarray(0, read));
-  if (sniff.nulAt !== -1) return binaryOrRefuse(context, tools, job, opened, size, sniff.nulAt);
+  if (sniff.nulAt !== -1) return binaryOrRefuse(reading, job, sniff.nulAt);
 
   // The BOM is skipped by hand, so a second one in the text is kept as text, not eaten.
   const decoder = sniff.encoding === 'utf-8' ? null : new TextDecoder(sniff.encoding, { ignoreBOM: true });
@@ -105,13 +102,13 @@ function readWhole(
     const body = position === 0 ? chunk.subarray(sniff.bomBytes) : chunk;
     if (decoder === null) {
       const nul = chunk.indexOf(0, position === 0 ? SNIFF_BYTES : 0);
-      if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + nul);
+      if (nul !== -1) return binaryOrRefuse(reading, job, position + nul);
       slicer.push(body, position === 0 ? sniff.bomBytes : position);
     } else {
       const text = decoder.decode(body, { stream: true });
       const nul = text.indexOf('\0');
       // Byte offset in the file: the chunk's, past the BOM on the first chunk, 2 bytes a unit.
-      if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + (position === 0 ? sniff.bomBytes : 0) + 2 * nul);
+      if (nul !== -1) return binaryOrRefuse(reading, job, position + (position === 0 ? sniff.bomBytes : 0) + 2 * nul);
       slicer.push(Buffer.from(text, 'utf8'));
     }
     position += read;
@@ -122,7 +119,7 @@ function readWhole(
   }
   if (decoder !== null) {
     const rest = decoder.decode();
-    if (rest.includes('\0')) return binaryOrRefuse(context, tools, job, opened, size, position);
+    if (rest.includes('\0')) return binaryOrRefuse(reading, job, position);
     slicer.push(Buffer.from(rest, 'utf8'));
   }
   if (xxh !== null) xxh64 = xxh.digest();
@@ -147,15 +144,8 @@ function readWhole(
  * chose, stop as soon as the window is complete, and take the total and the hash from the
  * earlier scan. Paging through a large log costs the pages, not a scan each.
  */
-function readFromHint(
-  context: ReaderContext,
-  tools: ReadTools,
-  job: TextJob,
-  hint: SeekHint,
-  opened: OpenedFile,
-  size: number,
-  cancelled: CancelCheck,
-): FilePayload {
+function readFromHint(reading: Reading, job: TextJob, hint: SeekHint): FilePayload {
+  const { tools, opened, size, cancelled } = reading;
   const { scratch } = tools;
   const slicer = new LineSlicer(job.limits, job.render, { firstLine: hint.line });
   let position = hint.byte;
@@ -166,7 +156,7 @@ function readFromHint(
     // The whole scan of this version found no NUL: one now means the file is being rewritten.
     if (chunk.indexOf(0) !== -1) {
       checkStable(opened);
-      return readWhole(context, tools, job, opened, size, cancelled);
+      return readWhole(reading, job);
     }
     slicer.push(chunk);
     position += read;
@@ -193,27 +183,21 @@ function readFromHint(
  * backwards from its end for the window's first line and read from there, without a full scan:
  * its lines are then numbered from the end (-1 is the last) and its total and hash are unknown.
  */
-function readTail(
-  context: ReaderContext,
-  tools: ReadTools,
-  job: TextJob,
-  opened: OpenedFile,
-  size: number,
-  cancelled: CancelCheck,
-): FilePayload {
+function readTail(reading: Reading, job: TextJob): FilePayload {
+  const { tools, opened, size, cancelled } = reading;
   const { scratch } = tools;
   const want = -job.limits.offset;
   const headBytes = fs.readSync(opened.fd, scratch, 0, Math.min(SNIFF_BYTES, CHUNK_BYTES), 0);
   const sniff = sniffHead(scratch.subarray(0, headBytes));
-  if (sniff.nulAt !== -1) return binaryOrRefuse(context, tools, job, opened, size, sniff.nulAt);
+  if (sniff.nulAt !== -1) return binaryOrRefuse(reading, job, sniff.nulAt);
   if (size <= TAIL_EXACT_BYTES || sniff.encoding !== 'utf-8') {
-    const counted = readWhole(context, tools, withOffset(job, Number.MAX_SAFE_INTEGER, 1), opened, size, cancelled);
+    const counted = readWhole(reading, withOffset(job, Number.MAX_SAFE_INTEGER, 1));
     if (counted.kind === 'binary') return counted;
     const total = counted.totalLines ?? 0;
-    return readWhole(context, tools, withOffset(job, Math.max(1, total - want + 1), job.limits.limit), opened, size, cancelled);
+    return readWhole(reading, withOffset(job, Math.max(1, total - want + 1), job.limits.limit));
   }
   const start = tailStart(opened.fd, scratch, size, sniff.bomBytes, want);
-  if (start === null) return readWhole(context, tools, withOffset(job, 1, job.limits.limit), opened, size, cancelled);
+  if (start === null) return readWhole(reading, withOffset(job, 1, job.limits.limit));
   const slicer = new LineSlicer({ ...job.limits, offset: -want }, job.render, { firstLine: -want });
   let position = start;
   while (position < size && !slicer.windowClosed) {
@@ -221,7 +205,7 @@ function readTail(
     if (read === 0) break;
     const chunk = scratch.subarray(0, read);
     const nul = chunk.indexOf(0);
-    if (nul !== -1) return binaryOrRefuse(context, tools, job, opened, size, position + nul);
+    if (nul !== -1) return binaryOrRefuse(reading, job, position + nul);
     slicer.push(chunk);
     position += read;
     const stop = cancelled();
@@ -295,14 +279,8 @@ function readAt(fd: number, buffer: Buffer, position: number, length: number): n
 }
 
 /** A NUL byte makes the file binary: base64 with `allowBinary`, otherwise a `binary_file` refusal. */
-function binaryOrRefuse(
-  context: ReaderContext,
-  tools: ReadTools,
-  job: TextJob,
-  opened: OpenedFile,
-  size: number,
-  nulAt: number,
-): BinaryPayload {
+function binaryOrRefuse(reading: Reading, job: TextJob, nulAt: number): BinaryPayload {
+  const { context, tools, opened, size } = reading;
   // A NUL can be a writer's work in progress (a file extended while read shows zeros): a file
   // that changed is reported as such, never as binary.
   checkStable(opened);

@@ -1,7 +1,7 @@
 import { createDenyMatcher, type DenyMatcher } from '../core/deny-rules.js';
-import type { WorkerConfig } from '../wire.js';
+import type { SandboxConfig } from '../wire.js';
 
-/** What a worker compiles once from its `WorkerConfig`. */
+/** What a worker compiles once from its sandbox settings. */
 export interface ReaderContext {
   readonly roots: readonly string[];
   readonly deny: DenyMatcher;
@@ -9,7 +9,7 @@ export interface ReaderContext {
   readonly maxBinaryBytes: number;
 }
 
-export function createReaderContext(config: WorkerConfig): ReaderContext {
+export function createReaderContext(config: SandboxConfig): ReaderContext {
   return {
     roots: config.roots,
     deny: createDenyMatcher(config),

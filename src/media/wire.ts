@@ -6,17 +6,13 @@
 import type { RenderSpec } from '../core/line-format.js';
 import type { SliceLimits, WindowFields } from '../core/line-slicer.js';
 import type { ReadErrorCode } from '../errors.js';
+import type { SandboxConfig } from '../wire.js';
 import type { ImageBudget, ServedImage } from './image.js';
 import type { ImageFormat, MediaKind } from './kind.js';
 import type { PdfServed } from './pdf.js';
 
-export interface MediaConfig {
-  readonly roots: readonly string[];
-  readonly denySecrets: boolean;
-  readonly deny: readonly string[];
-  /** Largest media file read at all. */
-  readonly maxFileBytes: number;
-  readonly maxBinaryBytes: number;
+/** Settings each media worker receives once; `maxFileBytes` is the engine's `maxMediaBytes`. */
+export interface MediaConfig extends SandboxConfig {
   readonly budget: ImageBudget;
   /** Notebooks are parsed whole: larger ones are refused before parsing. */
   readonly maxNotebookBytes: number;

@@ -12,6 +12,7 @@ import type { MediaJob, MediaPayload } from './media/wire.js';
 import type { ReadResult, UnchangedResult } from './result.js';
 import { markOf, mediaResult, resultBytes, textResult } from './result-of.js';
 import { canonicalPlace, statFile } from './io/probe.js';
+import type { RenderSpec } from './core/line-format.js';
 import { Sandbox } from './sandbox.js';
 import { TurnGate, type GateEntry } from './turn-gate.js';
 import { Scheduler, type CancelHook, type SchedulerStats } from './scheduler.js';
@@ -32,9 +33,6 @@ const STUCK_GRACE_MS = 2000;
 
 /** How long `close()` waits for reads already in workers. */
 const CLOSE_GRACE_MS = 5000;
-
-/** Index of the native dialect's render spec in `WorkerConfig.renders`. */
-const NATIVE_RENDER = 0;
 
 /** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
 const FACTS_BYTES = 32 * 1024 * 1024;
@@ -271,6 +269,11 @@ export class Engine {
     }
     const same = current !== null && current === (wanted ?? mark?.xxh64);
     return answer(same, same ? 'same_content' : 'modified');
+  }
+
+  /** The canonical roots reads are confined to; relative paths resolve against the first. */
+  get roots(): readonly string[] {
+    return this.#sandbox.roots;
   }
 
   stats(): EngineStats {
@@ -538,6 +541,7 @@ export class Engine {
       images: req.images,
       pdf: req.pdf,
       limits: { offset: Math.max(1, req.offset), limit: req.limit, maxBytes: req.maxBytes, maxTokens: req.maxTokens, maxLineChars: this.#options.maxLineChars },
+      render: req.render,
       deadline,
     };
   }
@@ -596,12 +600,13 @@ export class Engine {
       path: absolute,
       offset: request.offset,
       limit: request.limit,
+      column: request.column,
       maxBytes: request.maxBytes,
       maxTokens: request.maxTokens,
       allowBinary: request.allowBinary,
       sha256: request.sha256,
       deadline,
-      render: NATIVE_RENDER,
+      render: request.render,
       hint: seek,
     };
   }
@@ -633,7 +638,20 @@ function versionKey(stat: fs.BigIntStats): string {
 
 /** The lines (and pages, and forms) a request asks for: what an unchanged-file stub stands for. */
 function rangeOf(req: ParsedRequest): string {
-  return `${req.offset}:${req.limit}:${NATIVE_RENDER}:${req.pages ?? ''}:${req.images ? 1 : 0}${req.pdf ? 1 : 0}`;
+  return `${req.offset}:${req.limit}:${req.column}:${renderKey(req.render)}:${req.pages ?? ''}:${req.images ? 1 : 0}${req.pdf ? 1 : 0}`;
+}
+
+/** Render specs by identity: a dialect passes the same constant object with every read. */
+const renderKeys = new WeakMap<RenderSpec, string>();
+
+function renderKey(render: RenderSpec | null): string {
+  if (render === null) return '';
+  let key = renderKeys.get(render);
+  if (key === undefined) {
+    key = JSON.stringify([render.format, render.cutMarker, render.cut ?? 'lines']);
+    renderKeys.set(render, key);
+  }
+  return key;
 }
 
 /** Everything that shapes a result besides the file: the result cache's key with the version. */
@@ -703,7 +721,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       maxFileBytes: resolved.maxFileBytes,
       maxBinaryBytes: resolved.maxBinaryBytes,
       maxLineChars: resolved.maxLineChars,
-      renders: [RENDER],
+      render: RENDER,
       cancel,
     },
     { threads: resolved.threads, nice: resolved.workerNice, heapMb: resolved.workerHeapMb },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRenderSpec, type RenderSpec } from './core/line-format.js';
 import { MIN_MAX_BYTES, MIN_MAX_TOKENS, type ResolvedOptions } from './options.js';
 
 const wholeNumber = (min: number) => z.number().int().min(min).max(Number.MAX_SAFE_INTEGER);
@@ -13,6 +14,7 @@ const schema = z.strictObject({
     .refine((offset) => offset !== 0, 'must not be 0: lines are numbered from 1, and a negative offset counts from the end (-1 is the last line)')
     .optional(),
   limit: wholeNumber(1).optional(),
+  column: wholeNumber(1).optional(),
   session: z.string().min(1).max(256).optional(),
   fresh: z.boolean().optional(),
   allowBinary: z.boolean().optional(),
@@ -25,6 +27,11 @@ const schema = z.strictObject({
     .regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'must be a page or a range, like "3" or "1-5"')
     .optional(),
   accept: z.strictObject({ images: z.boolean().optional(), pdf: z.boolean().optional() }).optional(),
+  // Kept as the caller's own object (not cloned), so a dialect's constant spec keys caches cheaply.
+  render: z.custom<RenderSpec>(isRenderSpec, 'must be a render spec: { format, cutMarker, cut? }').optional(),
+}).refine((request) => request.column === undefined || (request.offset ?? 1) > 0, {
+  message: 'column needs a positive offset: the line whose characters to read',
+  path: ['column'],
 });
 
 /**
@@ -41,6 +48,8 @@ export interface ParsedRequest {
   /** 1-based line; negative counts from the end (-1 is the last line). */
   readonly offset: number;
   readonly limit: number;
+  /** 1-based character of line `offset` to start at (a column read, one line), or 0 for whole lines. */
+  readonly column: number;
   readonly session: string | null;
   /** Skip the unchanged-file stub: the caller needs the content again. */
   readonly fresh: boolean;
@@ -54,6 +63,8 @@ export interface ParsedRequest {
   /** What the model takes: images, PDF documents. */
   readonly images: boolean;
   readonly pdf: boolean;
+  /** A dialect's line render, or null for the native one. */
+  readonly render: RenderSpec | null;
 }
 
 export type ParseOutcome = { ok: true; request: ParsedRequest } | { ok: false; issues: string[] };
@@ -73,7 +84,8 @@ export function parseRequest(input: unknown, options: ResolvedOptions): ParseOut
     request: {
       path: request.path,
       offset: request.offset ?? 1,
-      limit: request.limit ?? options.defaultLimit,
+      limit: request.column === undefined ? (request.limit ?? options.defaultLimit) : 1,
+      column: request.column ?? 0,
       session: request.session ?? null,
       fresh: request.fresh ?? false,
       allowBinary: request.allowBinary ?? false,
@@ -84,6 +96,7 @@ export function parseRequest(input: unknown, options: ResolvedOptions): ParseOut
       pages: request.pages ?? null,
       images: request.accept?.images ?? true,
       pdf: request.accept?.pdf ?? true,
+      render: request.render ?? null,
     },
   };
 }

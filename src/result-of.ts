@@ -97,6 +97,7 @@ export function mediaResult(payload: MediaPayload, request: ParsedRequest, optio
         truncated: payload.stop === null ? false : Object.freeze({ reason: payload.stop, nextOffset: payload.endLine + 1 }),
         notice: describeWindow(payload, { limit: request.limit, maxBytes: request.maxBytes, maxTokens: request.maxTokens, maxLineChars: options.maxLineChars }),
         cutLines: payload.cutLines,
+        firstCutLine: payload.firstCutLine,
         cells: payload.cells,
         images: payload.images.map(imagePart),
       };
@@ -121,6 +122,13 @@ export function markOf(result: Exclude<ReadResult, UnchangedResult>, settled: bo
   };
 }
 
+/** Where the next page starts: along the same line for a column read that stopped inside it. */
+function truncationOf(payload: TextPayload): TextResult['truncated'] {
+  const { column } = payload;
+  if (column?.more === true) return Object.freeze({ reason: 'line-length', nextOffset: payload.startLine, nextColumn: column.last + 1 });
+  return payload.stop === null ? false : Object.freeze({ reason: payload.stop, nextOffset: payload.endLine + 1 });
+}
+
 export function textResult(payload: TextPayload, request: ParsedRequest, options: ResolvedOptions): TextResult {
   const notice = describeWindow(payload, {
     limit: request.limit,
@@ -138,9 +146,11 @@ export function textResult(payload: TextPayload, request: ParsedRequest, options
     startLine: payload.startLine,
     endLine: payload.endLine,
     totalLines: payload.totalLines,
-    truncated: payload.stop === null ? false : Object.freeze({ reason: payload.stop, nextOffset: payload.endLine + 1 }),
+    truncated: truncationOf(payload),
     notice,
     cutLines: payload.cutLines,
+    firstCutLine: payload.firstCutLine,
+    column: payload.column,
     encoding: payload.encoding,
     bom: payload.bom,
     lineEnding: payload.lineEnding,

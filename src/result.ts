@@ -3,12 +3,22 @@ import type { PageImage } from './media/pdf.js';
 import type { MediaFacts } from './media/wire.js';
 import type { BinaryPayload, TextPayload } from './wire.js';
 
-/** Why a text result stops before the end of the file, and where the next page starts. */
-export interface Truncation {
-  readonly reason: StopReason;
-  /** Pass as `offset` to read the next page. */
-  readonly nextOffset: number;
-}
+/**
+ * Why a text result stops before the end of the file, and where the next page starts. A column
+ * read of a long line stops with `line-length`: the same line goes on at `nextColumn`.
+ */
+export type Truncation =
+  | {
+      readonly reason: StopReason;
+      /** Pass as `offset` to read the next page. */
+      readonly nextOffset: number;
+    }
+  | {
+      readonly reason: 'line-length';
+      /** The same line: pass as `offset`, with `nextColumn` as `column`. */
+      readonly nextOffset: number;
+      readonly nextColumn: number;
+    };
 
 /** A window of numbered lines from a text file. */
 export interface TextResult extends Omit<TextPayload, 'stop' | 'index'> {
@@ -81,6 +91,7 @@ export interface NotebookResult extends MediaResultFacts {
   readonly truncated: false | Truncation;
   readonly notice: string | null;
   readonly cutLines: number;
+  readonly firstCutLine: number | null;
   readonly cells: number;
   readonly images: readonly ImagePart[];
 }

@@ -5,6 +5,7 @@
  */
 import type { ReadErrorCode } from './errors.js';
 import type { RenderSpec } from './core/line-format.js';
+import type { ColumnFacts } from './core/column-window.js';
 import type { SliceLimits, StopReason } from './core/line-slicer.js';
 import type { LineEnding, TextEncoding } from './core/sniff.js';
 
@@ -22,8 +23,8 @@ export interface SandboxConfig {
 /** Engine-wide settings each text worker receives once, as `workerData`. */
 export interface WorkerConfig extends SandboxConfig {
   readonly maxLineChars: number;
-  /** The render specs of the engine's dialects; a job names one by index. */
-  readonly renders: readonly RenderSpec[];
+  /** The native dialect's render spec: the one a job uses unless its batch carries another. */
+  readonly render: RenderSpec;
   /**
    * Cancel flags shared with the main thread, one slot per read in flight: the main thread sets
    * a read's slot on abort or timeout, and the worker polls it between chunks. Shared once
@@ -54,14 +55,16 @@ export interface JobSpec {
   readonly path: string;
   readonly offset: number;
   readonly limit: number;
+  /** 1-based character to start line `offset` at (a column read), or 0. */
+  readonly column: number;
   readonly maxBytes: number;
   readonly maxTokens: number;
   readonly allowBinary: boolean;
   readonly sha256: boolean;
   /** Wall-clock deadline (`Date.now()` scale), checked between chunks. */
   readonly deadline: number;
-  /** Index into `WorkerConfig.renders`. */
-  readonly render: number;
+  /** A dialect's line render, or null for the native one the workers already hold. */
+  readonly render: RenderSpec | null;
   readonly hint: SeekHint | null;
 }
 
@@ -97,14 +100,17 @@ export interface JobBatch {
   readonly params: Float64Array;
   /** Present only when some job has a seek hint (large files), so small batches stay lean. */
   readonly hints?: readonly (SeekHint | null)[];
+  /** Present only when some job renders for another dialect: the specs its jobs name (1-based). */
+  readonly renders?: readonly RenderSpec[];
 }
 
-const PARAMS = 8;
+const PARAMS = 9;
 const FLAG_BINARY = 1;
 const FLAG_SHA256 = 2;
 
 export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
   const params = new Float64Array(jobs.length * PARAMS);
+  let renders: RenderSpec[] | null = null;
   jobs.forEach(({ spec, slot }, i) => {
     const at = i * PARAMS;
     params[at] = spec.offset;
@@ -113,19 +119,29 @@ export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
     params[at + 3] = spec.maxTokens;
     params[at + 4] = (spec.allowBinary ? FLAG_BINARY : 0) | (spec.sha256 ? FLAG_SHA256 : 0);
     params[at + 5] = spec.deadline;
-    params[at + 6] = spec.render;
+    if (spec.render !== null) {
+      renders ??= [];
+      let index = renders.indexOf(spec.render);
+      if (index === -1) index = renders.push(spec.render) - 1;
+      params[at + 6] = index + 1;
+    }
     params[at + 7] = slot;
+    params[at + 8] = spec.column;
   });
   const paths = jobs.map(({ spec }) => spec.path);
-  return jobs.some(({ spec }) => spec.hint !== null) ? { paths, params, hints: jobs.map(({ spec }) => spec.hint) } : { paths, params };
+  const batch: { paths: string[]; params: Float64Array; hints?: (SeekHint | null)[]; renders?: RenderSpec[] } = { paths, params };
+  if (jobs.some(({ spec }) => spec.hint !== null)) batch.hints = jobs.map(({ spec }) => spec.hint);
+  if (renders !== null) batch.renders = renders;
+  return batch;
 }
 
 export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): TextJob {
   const p = batch.params;
   const at = i * PARAMS;
   const flags = p[at + 4] ?? 0;
-  const render = config.renders[p[at + 6] ?? 0];
-  if (render === undefined) throw new Error(`unknown render spec ${p[at + 6]}`);
+  const named = p[at + 6] ?? 0;
+  const render = named === 0 ? config.render : batch.renders?.[named - 1];
+  if (render === undefined) throw new Error(`unknown render spec ${named}`);
   return {
     path: batch.paths[i] ?? '',
     limits: {
@@ -134,6 +150,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
       maxBytes: p[at + 2] ?? 0,
       maxTokens: p[at + 3] ?? 0,
       maxLineChars: config.maxLineChars,
+      column: p[at + 8] ?? 0,
     },
     render,
     allowBinary: (flags & FLAG_BINARY) !== 0,
@@ -170,6 +187,8 @@ export interface TextPayload extends FileFacts {
   readonly totalLines: number | null;
   readonly stop: StopReason | null;
   readonly cutLines: number;
+  readonly firstCutLine: number | null;
+  readonly column: ColumnFacts | null;
   readonly encoding: TextEncoding;
   readonly bom: boolean;
   readonly lineEnding: LineEnding;
@@ -215,6 +234,8 @@ export type WireOutcome =
       lineEnding: LineEnding,
       sha256: string | null,
       index: Float64Array | null,
+      firstCutLine: number | null,
+      column: ColumnFacts | null,
     ]
   | readonly [kind: 1, path: string, relativePath: string, size: number, mtimeMs: number, version: string, xxh64: string, data: string, sha256: string]
   | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>];
@@ -225,7 +246,7 @@ export function encodeOutcome(outcome: JobOutcome): WireOutcome {
   if (v.kind === 'binary') return [1, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.data, v.sha256];
   return [
     0, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.content, v.startLine, v.endLine,
-    v.totalLines, v.stop, v.cutLines, v.encoding, v.bom, v.lineEnding, v.sha256, v.index,
+    v.totalLines, v.stop, v.cutLines, v.encoding, v.bom, v.lineEnding, v.sha256, v.index, v.firstCutLine, v.column,
   ];
 }
 
@@ -238,12 +259,12 @@ export function decodeOutcome(wire: WireOutcome): JobOutcome {
       return { ok: true, value: { kind: 'binary', path, relativePath, size, mtimeMs, version, xxh64, data, sha256 } };
     }
     case 0: {
-      const [, path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stop, cutLines, encoding, bom, lineEnding, sha256, index] = wire;
+      const [, path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stop, cutLines, encoding, bom, lineEnding, sha256, index, firstCutLine, column] = wire;
       return {
         ok: true,
         value: {
           kind: 'text', path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine,
-          totalLines, stop, cutLines, encoding, bom, lineEnding, sha256, index,
+          totalLines, stop, cutLines, firstCutLine, column, encoding, bom, lineEnding, sha256, index,
         },
       };
     }

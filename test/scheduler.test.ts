@@ -41,7 +41,7 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
     maxFileBytes: 1,
     maxBinaryBytes: 1,
     maxLineChars: 1,
-    renders: [{ format: { numbered: false }, cutMarker: '' }],
+    render: { format: { numbered: false }, cutMarker: '' },
     cancel,
   };
   const slotOf = (h: Held, index: number) => decodeJob(h.batch, index, config).slot;
@@ -52,13 +52,14 @@ const spec = (path: string): JobSpec => ({
   path,
   offset: 1,
   limit: 10,
+  column: 0,
   maxBytes: 1000,
   maxTokens: 1000,
   hint: null,
   allowBinary: false,
   sha256: false,
   deadline: Number.MAX_SAFE_INTEGER,
-  render: 0,
+  render: null,
 });
 
 const ok = (path: string): JobOutcome => ({

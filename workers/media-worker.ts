@@ -48,7 +48,7 @@ async function serve(job: MediaJob): Promise<{ value: MediaPayload; recycle: boo
   const budget = { ...config.budget, timeoutSeconds: Math.max(1, Math.ceil((job.deadline - Date.now()) / 1000)) };
   if (job.kind === 'notebook') {
     const notebook = await renderNotebook(bytes, budget, job.images);
-    const slicer = new LineSlicer(job.limits, config.render);
+    const slicer = new LineSlicer(job.limits, job.render ?? config.render);
     slicer.push(Buffer.from(notebook.text, 'utf8'));
     const slice = slicer.end();
     return {

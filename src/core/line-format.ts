@@ -11,6 +11,13 @@ export interface RenderSpec {
   readonly format: LineFormat;
   /** Appended to a line cut at `maxLineChars`; `{shown}` and `{bytes}` are filled in. */
   readonly cutMarker: string;
+  /**
+   * `'lines'` (the default): a line longer than `maxLineChars` is cut with the marker, and the
+   * window stops at the last whole line that fits the budget. `'budget'`: lines are never cut for
+   * their length; the output is filled to its byte budget, the line that does not fit cut at the
+   * last whole character (a byte-capped slice, as seed 002's `maxBytes` is).
+   */
+  readonly cut?: 'lines' | 'budget';
 }
 
 export function renderLine(format: LineFormat, lineNumber: number, text: string): string {
@@ -21,4 +28,25 @@ export function renderLine(format: LineFormat, lineNumber: number, text: string)
 
 export function fillCutMarker(marker: string, shown: number, bytes: number): string {
   return marker.replace('{shown}', String(shown)).replace('{bytes}', String(bytes));
+}
+
+/** True when `value` is a well-formed `RenderSpec` (requests carry them from dialects). */
+export function isRenderSpec(value: unknown): value is RenderSpec {
+  if (typeof value !== 'object' || value === null) return false;
+  const spec = value as { format?: unknown; cutMarker?: unknown; cut?: unknown };
+  if (typeof spec.cutMarker !== 'string' || spec.cutMarker.length > 256) return false;
+  if (spec.cut !== undefined && spec.cut !== 'lines' && spec.cut !== 'budget') return false;
+  const format = spec.format as { numbered?: unknown; prefix?: unknown; width?: unknown; separator?: unknown } | null;
+  if (typeof format !== 'object' || format === null) return false;
+  if (format.numbered === false) return true;
+  return (
+    format.numbered === true &&
+    typeof format.prefix === 'string' &&
+    format.prefix.length <= 64 &&
+    typeof format.separator === 'string' &&
+    format.separator.length <= 64 &&
+    Number.isInteger(format.width) &&
+    (format.width as number) >= 0 &&
+    (format.width as number) <= 16
+  );
 }

@@ -1,5 +1,8 @@
 import { isUtf8 } from 'node:buffer';
+import { ColumnWindow, cutText, cutUtf8, type ColumnFacts } from './column-window.js';
 import { fillCutMarker, renderLine, type RenderSpec } from './line-format.js';
+
+export { cutText };
 
 /** Which lines to return and how much output they may take. */
 export interface SliceLimits {
@@ -13,6 +16,11 @@ export interface SliceLimits {
   readonly maxTokens: number;
   /** Lines longer than this many UTF-16 code units are cut, with the marker appended. */
   readonly maxLineChars: number;
+  /**
+   * 1-based character (UTF-16 code unit) to start line `offset` at: the window is then that one
+   * line, from this character on, as much of it as the budgets allow. 0 or absent: whole lines.
+   */
+  readonly column?: number;
 }
 
 export type StopReason = 'lines' | 'bytes' | 'tokens';
@@ -53,6 +61,10 @@ export interface WindowFields {
   readonly stop: StopReason | null;
   /** How many shown lines were cut at `maxLineChars` or to fit the budget. */
   readonly cutLines: number;
+  /** The first line that was cut, or null: where a column read would continue. */
+  readonly firstCutLine: number | null;
+  /** For a column read that reached its line: which characters of it were shown. */
+  readonly column: ColumnFacts | null;
 }
 
 export interface SliceResult extends WindowFields {
@@ -78,8 +90,13 @@ const CR = 0x0d;
 export class LineSlicer {
   readonly #limits: SliceLimits;
   readonly #render: RenderSpec;
-  /** Cap on the bytes kept of one line: enough for `maxLineChars` code units plus one. */
+  /** Longest line shown whole; longer ones are cut (by length, or in `cut: 'budget'` by budget). */
+  readonly #lineChars: number;
+  /** Cap on the bytes kept of one line: enough for `#lineChars` code units plus one. */
   readonly #keepBytes: number;
+  /** The one line of a column read, while it is being collected. */
+  #columns: ColumnWindow | null = null;
+  #columnFacts: ColumnFacts | null = null;
   /** Size of a rendered line beyond its text and number: prefix and separator. */
   readonly #overhead: { readonly chars: number; readonly bytes: number };
 
@@ -98,6 +115,7 @@ export class LineSlicer {
   #outBytes = 0;
   #outChars = 0;
   #cutLines = 0;
+  #firstCutLine: number | null = null;
 
   /** Pieces of the current window line when it spans chunks (copies). */
   #pieces: Buffer[] = [];
@@ -121,10 +139,17 @@ export class LineSlicer {
     this.#index = this.#indexEvery > 0 ? [] : null;
     this.#nextIndexLine = this.#line + this.#indexEvery;
     this.#render = render;
-    this.#keepBytes = limits.maxLineChars * 3 + 3;
     const { format } = render;
     const fixed = format.numbered ? format.prefix + format.separator : '';
     this.#overhead = { chars: fixed.length, bytes: Buffer.byteLength(fixed) };
+    const budgetChars = Math.min(limits.maxTokens * 4, limits.maxBytes);
+    this.#lineChars = render.cut === 'budget' ? budgetChars : limits.maxLineChars;
+    this.#keepBytes = Math.min(this.#lineChars * 3 + 3, render.cut === 'budget' ? limits.maxBytes + 4 : Infinity);
+    if ((limits.column ?? 0) > 0) {
+      // Room for the line's number and prefix is left out of the piece's budget.
+      const room = this.#overhead.bytes + 24;
+      this.#columns = new ColumnWindow(limits.column ?? 1, budgetChars - room, limits.maxBytes - room);
+    }
   }
 
   /** True once the window is complete: the rest of the input only counts lines. */
@@ -169,7 +194,8 @@ export class LineSlicer {
     }
     const trailing = this.#bytesSinceBreak > 0;
     if (trailing && this.#collecting()) {
-      this.#emit(this.#takePieces(), this.#line, this.#lineBytes);
+      if (this.#columns !== null) this.#emitColumn();
+      else this.#emit(this.#takePieces(), this.#line, this.#lineBytes);
     }
     const totalLines = knownTotal ?? this.#line - 1 + (trailing ? 1 : 0);
     const startLine = this.#limits.offset;
@@ -181,6 +207,8 @@ export class LineSlicer {
       totalLines,
       stop: endLine < totalLines ? (this.#budgetStop ?? 'lines') : null,
       cutLines: this.#cutLines,
+      firstCutLine: this.#firstCutLine,
+      column: this.#columnFacts,
       endings: { ...this.#endings },
       index: this.#index,
     };
@@ -253,7 +281,7 @@ export class LineSlicer {
    * spans chunks goes through `#collectSpanning` with a bounded byte prefix.
    */
   #collect(chunk: Buffer, p: number, hasCR: boolean): number {
-    if (this.#lineBytes > 0) return this.#collectSpanning(chunk, p, hasCR);
+    if (this.#lineBytes > 0 || this.#columns !== null) return this.#collectSpanning(chunk, p, hasCR);
     if (!hasCR) {
       // Common case first: every line up to the chunk's last LF, if they all fit the window.
       const last = chunk.lastIndexOf(LF);
@@ -279,9 +307,15 @@ export class LineSlicer {
   #collectSpanning(chunk: Buffer, p: number, hasCR: boolean): number {
     const i = this.#findBreak(chunk, p, hasCR);
     const end = i === -1 ? chunk.length : i;
-    const take = Math.min(end - p, Math.max(this.#keepBytes - this.#pieceBytes, 0));
     this.#lineBytes += end - p;
     this.#bytesSinceBreak += end - p;
+    if (this.#columns !== null) {
+      this.#columns.push(chunk.subarray(p, end));
+      if (i === -1) return chunk.length;
+      this.#emitColumn();
+      return this.#consumeBreak(chunk, i);
+    }
+    const take = Math.min(end - p, Math.max(this.#keepBytes - this.#pieceBytes, 0));
     if (i === -1) {
       if (take > 0) {
         this.#pieces.push(Buffer.from(chunk.subarray(p, p + take)));
@@ -304,7 +338,7 @@ export class LineSlicer {
    * (taking nothing) when the caller must go line by line.
    */
   #emitWholeRegion(text: string, regionBytes: number): number {
-    const { maxLineChars, maxBytes, maxTokens, limit } = this.#limits;
+    const { maxBytes, maxTokens, limit } = this.#limits;
     const { format } = this.#render;
     const first = this.#line;
     const room = limit - this.#shown;
@@ -317,7 +351,7 @@ export class LineSlicer {
     const separator = plain ? format.separator : '';
     for (; start < text.length && count < room; count++) {
       const end = text.indexOf('\n', start);
-      if (end - start > maxLineChars) return 0;
+      if (end - start > this.#lineChars) return 0;
       const line = plain
         ? head + (first + count) + separator + text.slice(start, end)
         : renderLine(format, first + count, text.slice(start, end));
@@ -352,14 +386,30 @@ export class LineSlicer {
     return text;
   }
 
+  /** The one line of a column read: the piece the column window kept, then the window closes. */
+  #emitColumn(): void {
+    const columns = this.#columns;
+    if (columns === null) return;
+    this.#columns = null;
+    const { text, facts } = columns.end(this.#lineBytes);
+    this.#lineBytes = 0;
+    this.#columnFacts = facts;
+    const rendered = renderLine(this.#render.format, this.#line, text);
+    this.#out.push(rendered);
+    this.#shown = 1;
+    this.#outBytes = Buffer.byteLength(rendered);
+    this.#outChars = rendered.length;
+    this.#windowOpen = false;
+  }
+
   #emit(text: string, lineNumber: number, lineBytes: number): void {
-    const { maxLineChars, maxBytes, maxTokens, limit } = this.#limits;
+    const { maxBytes, maxTokens, limit } = this.#limits;
     const { format, cutMarker } = this.#render;
     let rendered: string;
     let cut = false;
-    if (text.length > maxLineChars) {
+    if (text.length > this.#lineChars && this.#render.cut !== 'budget') {
       cut = true;
-      const shown = cutText(text, maxLineChars);
+      const shown = cutText(text, this.#lineChars);
       rendered = renderLine(format, lineNumber, shown + fillCutMarker(cutMarker, shown.length, lineBytes));
     } else {
       rendered = renderLine(format, lineNumber, text);
@@ -370,12 +420,14 @@ export class LineSlicer {
     const overBytes = this.#outBytes + bytes > maxBytes;
     const overTokens = Math.ceil((this.#outChars + chars) / 4) > maxTokens;
     if (overBytes || overTokens) {
-      if (this.#shown === 0) {
+      if (this.#render.cut === 'budget') {
+        this.#fill(text, lineNumber, separator);
+      } else if (this.#shown === 0) {
         // Never answer with no lines and a hint to read the same line again (an endless loop
         // for a model): show this line cut to fit instead.
         this.#out.push(this.#fitLine(text, lineNumber, lineBytes));
         this.#shown++;
-        this.#cutLines++;
+        this.#countCut(lineNumber);
       }
       this.#budgetStop = overBytes ? 'bytes' : 'tokens';
       this.#windowOpen = false;
@@ -385,8 +437,32 @@ export class LineSlicer {
     this.#shown++;
     this.#outBytes += bytes;
     this.#outChars += chars;
-    if (cut) this.#cutLines++;
+    if (cut) this.#countCut(lineNumber);
     if (this.#shown >= limit) this.#windowOpen = false;
+  }
+
+  #countCut(lineNumber: number): void {
+    this.#cutLines++;
+    this.#firstCutLine ??= lineNumber;
+  }
+
+  /**
+   * `cut: 'budget'`: the line that does not fit is shown up to the last whole character that
+   * does (nothing, if not even its number fits), so the output fills its byte budget exactly.
+   */
+  #fill(text: string, lineNumber: number, separator: number): void {
+    const { maxBytes, maxTokens } = this.#limits;
+    const head = renderLine(this.#render.format, lineNumber, '');
+    const roomBytes = maxBytes - this.#outBytes - separator - Buffer.byteLength(head);
+    const roomChars = maxTokens * 4 - this.#outChars - separator - head.length;
+    if (roomBytes <= 0 || roomChars <= 0) return;
+    const shown = cutUtf8(cutText(text, roomChars), roomBytes);
+    const rendered = head + shown;
+    this.#out.push(rendered);
+    this.#shown++;
+    this.#outBytes += Buffer.byteLength(rendered) + separator;
+    this.#outChars += rendered.length + separator;
+    this.#countCut(lineNumber);
   }
 
   /** The first window line, cut so that it alone fits the byte and token budgets. */
@@ -417,13 +493,7 @@ export function windowFields(slice: SliceResult): WindowFields {
     totalLines: slice.totalLines,
     stop: slice.stop,
     cutLines: slice.cutLines,
+    firstCutLine: slice.firstCutLine,
+    column: slice.column,
   };
-}
-
-/** The first `max` UTF-16 code units of `text`, never ending inside a surrogate pair. */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const last = text.charCodeAt(max - 1);
-  const end = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
-  return text.slice(0, end);
 }

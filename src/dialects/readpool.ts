@@ -16,7 +16,9 @@ export const RENDER: RenderSpec = {
   cutMarker: ' … [line cut after {shown} characters; the whole line is {bytes} bytes]',
 };
 
-type NoticeFacts = Pick<TextPayload, 'startLine' | 'endLine' | 'totalLines' | 'stop' | 'cutLines'>;
+type NoticeFacts = Pick<TextPayload, 'startLine' | 'endLine' | 'totalLines' | 'stop' | 'cutLines' | 'firstCutLine'> & {
+  readonly column?: TextPayload['column'];
+};
 
 export interface NoticeContext {
   readonly limit: number;
@@ -27,8 +29,22 @@ export interface NoticeContext {
 
 /** The notice that follows a text window, or null when the window needs none. */
 export function describeWindow(facts: NoticeFacts, context: NoticeContext): string | null {
-  const { startLine, endLine, totalLines, stop, cutLines } = facts;
+  const { startLine, endLine, totalLines, stop, cutLines, firstCutLine } = facts;
+  const column = facts.column ?? null;
   const parts: string[] = [];
+  if (column !== null) {
+    const of = totalLines === null ? `line ${startLine}` : `line ${startLine} of ${totalLines}`;
+    const next = stop !== null ? ` Call ${TOOL_NAME} with offset=${startLine + 1} for the next line.` : '';
+    parts.push(
+      column.more
+        ? `[Showing characters ${column.first}-${column.last} of ${of} (the line is ${column.lineBytes} bytes). ` +
+            `Call ${TOOL_NAME} with offset=${startLine}, column=${column.last + 1} to continue along this line.]`
+        : column.last < column.first
+          ? `[Line ${startLine} has fewer than ${column.first} characters. Call ${TOOL_NAME} with offset=${startLine}, column=1 to read it from its start.${next}]`
+          : `[Showing characters ${column.first}-${column.last} of ${of}: the end of the line.${next}]`,
+    );
+    return parts.join('\n');
+  }
   if (totalLines === null) {
     // A tail read of a large file: numbered from the end, never counted whole.
     const shown = Math.max(1, endLine - startLine + 1);
@@ -58,9 +74,10 @@ export function describeWindow(facts: NoticeFacts, context: NoticeContext): stri
     );
   }
   if (cutLines > 0) {
+    const first = firstCutLine ?? startLine;
     parts.push(
-      `[${cutLines} line${cutLines === 1 ? ' was' : 's were'} longer than the ${context.maxLineChars}-character limit ` +
-        'and cut where marked. Search the file for the text you need instead of paging it.]',
+      `[${cutLines} line${cutLines === 1 ? ' was' : 's were'} too long to show whole (over ${context.maxLineChars} characters, or over the output budget) ` +
+        `and cut where marked. To read line ${first} in full, page by page, call ${TOOL_NAME} with offset=${first}, column=1.]`,
     );
   }
   return parts.length === 0 ? null : parts.join('\n');

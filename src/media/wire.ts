@@ -30,6 +30,8 @@ export interface MediaJob {
   readonly pdf: boolean;
   /** Window of a notebook's rendered lines. */
   readonly limits: SliceLimits;
+  /** A dialect's line render for a notebook, or null for the pool's own. */
+  readonly render: RenderSpec | null;
   readonly deadline: number;
 }
 

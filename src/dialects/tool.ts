@@ -1,0 +1,154 @@
+/**
+ * The one tool shape every dialect exports and every host adapter (MCP, AI SDK, CLI) translates:
+ * plain data (name, description, JSON Schema) plus one `execute` function. Recoverable failures
+ * are results with `isError: true`, worded as the dialect's own tool words them; only misuse of
+ * the API (a non-object context, a foreign signal) throws.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import type { Engine } from '../engine.js';
+import { ReadError } from '../errors.js';
+import type { ReadRequest } from '../request.js';
+import type { ReadResult } from '../result.js';
+
+/** One piece of what a tool returns to the model. */
+export type ContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly mimeType: string; readonly data: string }
+  | { readonly type: 'document'; readonly mimeType: 'application/pdf'; readonly data: string };
+
+/** What a tool answers: content for the model, whether it is an error, and structured data. */
+export interface ToolOutput {
+  readonly content: readonly ContentPart[];
+  readonly isError: boolean;
+  /** The dialect's structured payload (for example seed 002's `{ ok, data }` envelope). */
+  readonly data?: unknown;
+}
+
+/** Per-call context a host passes with a tool call. */
+export interface ToolContext {
+  /** The agent's session: enables unchanged-file stubs and gives it its own queue lane. */
+  readonly session?: string;
+  readonly signal?: AbortSignal;
+  /** What the model takes: `{ images: false }` describes images in words; `{ pdf: false }` renders PDF pages. */
+  readonly accept?: { readonly images?: boolean; readonly pdf?: boolean };
+}
+
+/** A JSON Schema object, as tools are registered with hosts. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+export interface ToolDefinition {
+  readonly name: string;
+  /** Other names the original tool answers to (seed 004's `aliases`). */
+  readonly aliases: readonly string[];
+  /** The prompt a model reads: the original tool's description, verbatim where it is known. */
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly annotations: { readonly title: string; readonly readOnlyHint: true; readonly openWorldHint: false };
+  execute(input: unknown, context?: ToolContext): Promise<ToolOutput>;
+}
+
+/** Options of `createTools`, for the dialects that have choices. */
+export interface ToolOptions {
+  /** `claude-code`: `'arrow'` (2.0's padded number and `→`, the default) or `'tab'` (2.1's `N\tline`). */
+  readonly lineFormat?: 'arrow' | 'tab';
+}
+
+/** A schema violation, as the dialect words it back. */
+export interface InputIssue {
+  readonly path: readonly PropertyKey[];
+  readonly code: string;
+  readonly message: string;
+}
+
+/** What a dialect file supplies for one tool; `defineTool` turns it into a `ToolDefinition`. */
+export interface DialectTool<S extends z.ZodType> {
+  readonly name: string;
+  readonly title: string;
+  readonly aliases?: readonly string[];
+  readonly description: string;
+  readonly schema: S;
+  /** Input that fails the schema, answered in the dialect's own words. */
+  readonly invalid: (issues: readonly InputIssue[], input: unknown) => ToolOutput;
+  /** Runs a valid input; a `ReadError` it lets escape is answered by `fail`. */
+  readonly run: (input: z.output<S>, context: ToolContext) => Promise<ToolOutput>;
+  readonly fail: (error: ReadError, input: z.output<S>) => ToolOutput;
+}
+
+export function defineTool<S extends z.ZodType>(tool: DialectTool<S>): ToolDefinition {
+  return {
+    name: tool.name,
+    aliases: tool.aliases ?? [],
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.schema),
+    annotations: { title: tool.title, readOnlyHint: true, openWorldHint: false },
+    async execute(input: unknown, context: ToolContext = {}): Promise<ToolOutput> {
+      if (typeof context !== 'object' || context === null) throw new TypeError('execute(input, context): context must be an object');
+      const parsed = tool.schema.safeParse(input);
+      if (!parsed.success) return tool.invalid(parsed.error.issues, input);
+      try {
+        return await tool.run(parsed.data, context);
+      } catch (error) {
+        if (error instanceof ReadError) return tool.fail(error, parsed.data);
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The JSON Schema of a tool's input, generated from its zod schema: without the `$schema` key
+ * and without the safe-integer bounds zod adds to every integer, so it reads as the original
+ * tool's schema does.
+ */
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const generated: Record<string, unknown> = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) };
+  delete generated.$schema;
+  return stripSafeBounds(generated) as JsonSchema;
+}
+
+function stripSafeBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(stripSafeBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue;
+    out[key] = stripSafeBounds(value);
+  }
+  return out;
+}
+
+/** A request with the call's session and accept folded in, read with the call's signal. */
+export function readFor(engine: Engine, request: ReadRequest, context: ToolContext): Promise<ReadResult> {
+  const full: ReadRequest = { ...request };
+  if (context.session !== undefined) full.session = context.session;
+  if (context.accept !== undefined) full.accept = { ...context.accept, ...request.accept };
+  return engine.read(full, context.signal === undefined ? {} : { signal: context.signal });
+}
+
+export function text(value: string): ContentPart {
+  return { type: 'text', text: value };
+}
+
+/** A plain text answer. */
+export function textOutput(value: string, isError: boolean, data?: unknown): ToolOutput {
+  return data === undefined ? { content: [text(value)], isError } : { content: [text(value)], isError, data };
+}
+
+/** `absolute` relative to the root that holds it, with `/` separators; itself when in none. */
+export function relativeToRoots(roots: readonly string[], absolute: string): string {
+  for (const root of roots) {
+    const relative = path.relative(root, absolute);
+    if (relative === '') return '.';
+    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/');
+  }
+  return absolute;
+}
+
+/** True when `candidate` lies inside one of `roots` (lexically; the engine checks links). */
+export function isInsideRoots(roots: readonly string[], candidate: string): boolean {
+  return roots.some((root) => {
+    const relative = path.relative(root, path.resolve(candidate));
+    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * The native dialect as a tool: readpool's own `read`, the best of all the dialects. 1-based
+ * offset and limit (negative offset for a tail), exact totals and the next call in every notice,
+ * a token budget, long lines paged by character (`column`), PDF pages, unchanged-file stubs per
+ * session, encodings reported. Its prose lives in `readpool.ts`, shared with the engine.
+ */
+import { z } from 'zod';
+import type { Engine } from '../engine.js';
+import type { ReadError } from '../errors.js';
+import type { ReadRequest } from '../request.js';
+import type { ReadResult } from '../result.js';
+import { notebookParts, imagePart, pdfParts } from './parts.js';
+import { describeError, TOOL_NAME } from './readpool.js';
+import { defineTool, readFor, text, textOutput, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+
+const DESCRIPTION = `Reads a file from the workspace: text as numbered lines (\`N<TAB>line\`), images as images, PDFs as documents or page images, Jupyter notebooks as numbered cells with their outputs.
+
+- path: relative to the workspace root, or absolute inside it. Files outside the workspace, secrets (.env, private keys) and devices cannot be read.
+- By default the first 2000 lines are returned. offset (1-based) and limit select a window; a negative offset counts from the end (offset=-100: the last 100 lines).
+- Output is capped by a token budget. When anything is left out, a notice at the end says exactly which call reads on (the next offset, or the next column of a long line).
+- A line too long to show whole is cut and marked; read it in full, page by page, with offset=N and column=1 (then the column the notice gives).
+- PDFs of more than 10 pages need pages (for example "1-5", at most 20 pages a call).
+- Re-reading content you already hold in this session returns a short "unchanged" notice instead of the content; pass fresh: true if it is no longer in your context.
+- Binary files are refused unless allowBinary is true (then returned as base64).
+- You can read several files in parallel.`;
+
+const schema = z.strictObject({
+  path: z.string().describe('The file to read: relative to the workspace root, or absolute inside it.'),
+  offset: z
+    .number()
+    .int()
+    .optional()
+    .describe('First line to return, 1-based (default 1). Negative counts from the end: -100 returns the last 100 lines.'),
+  limit: z.number().int().optional().describe('Most lines to return (default 2000).'),
+  column: z
+    .number()
+    .int()
+    .optional()
+    .describe('Read line `offset` from this character on (1-based), as much as the budget allows: for lines too long to show whole.'),
+  pages: z.string().optional().describe('PDF pages to return, like "3" or "1-5" (at most 20). Needed for PDFs over 10 pages.'),
+  fresh: z.boolean().optional().describe('Return the content even if this session read it before and it is unchanged.'),
+  allowBinary: z.boolean().optional().describe('Return a binary file (NUL bytes) as base64 instead of refusing it.'),
+});
+
+type Input = z.output<typeof schema>;
+
+function requestOf(input: Input): ReadRequest {
+  const request: ReadRequest = { path: input.path };
+  if (input.offset !== undefined) request.offset = input.offset;
+  if (input.limit !== undefined) request.limit = input.limit;
+  if (input.column !== undefined) request.column = input.column;
+  if (input.pages !== undefined) request.pages = input.pages;
+  if (input.fresh !== undefined) request.fresh = input.fresh;
+  if (input.allowBinary !== undefined) request.allowBinary = input.allowBinary;
+  return request;
+}
+
+/** A window and its notice, as the model reads them. */
+function withNotice(content: string, notice: string | null): string {
+  if (notice === null) return content;
+  return content === '' ? notice : `${content}\n\n${notice}`;
+}
+
+/** What `data` carries: the result's facts without its payload (the content parts hold that). */
+function factsOf(result: ReadResult): Record<string, unknown> {
+  const facts: Record<string, unknown> = { ...result };
+  for (const key of ['content', 'data', 'images', 'text', 'stub', 'note', 'notice']) delete facts[key];
+  return facts;
+}
+
+function outputOf(result: ReadResult): ToolOutput {
+  const data = factsOf(result);
+  switch (result.kind) {
+    case 'text':
+      return textOutput(withNotice(result.content, result.notice), false, data);
+    case 'unchanged':
+      return textOutput(result.stub, false, data);
+    case 'binary':
+      return textOutput(
+        `[${result.relativePath} is binary: ${result.size} bytes, sha256 ${result.sha256}. Its bytes follow as base64.]\n${result.data}`,
+        false,
+        data,
+      );
+    case 'image':
+      return { content: [text(result.note), imagePart(result)], isError: false, data };
+    case 'description':
+      return textOutput(result.text, false, data);
+    case 'pdf':
+      return { content: [text(result.note), ...pdfParts(result)], isError: false, data };
+    case 'notebook':
+      return { content: notebookParts(result, withNotice(result.content, result.notice)), isError: false, data };
+  }
+}
+
+export function createReadpoolTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {
+  return [
+    defineTool({
+      name: TOOL_NAME,
+      title: 'Read file',
+      description: DESCRIPTION,
+      schema,
+      invalid: (issues, input) =>
+        textOutput(
+          describeError('invalid_request', { issues: issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`) }, subjectOf(input)),
+          true,
+          { code: 'invalid_request' },
+        ),
+      run: async (input, context) => outputOf(await readFor(engine, requestOf(input), context)),
+      fail: (error: ReadError) => textOutput(error.message, true, { code: error.code, details: error.details }),
+    }),
+  ];
+}
+
+function subjectOf(input: unknown): string {
+  const path = typeof input === 'object' && input !== null ? (input as { path?: unknown }).path : undefined;
+  return typeof path === 'string' ? path : '(no path)';
+}

@@ -328,6 +328,62 @@ describe('LineSlicer properties (seeded random inputs)', () => {
   });
 });
 
+describe('LineSlicer column reads (seeded random inputs)', () => {
+  it('pieces of a line read by column concatenate back to the line, whatever the chunking and budget', () => {
+    for (let seed = 1; seed <= CASES; seed++) {
+      const random = createRandom(seed);
+      const lines = randomLines(random, 0.4).concat(Array.from({ length: 3 }, () => randomLine(random, 0.4)));
+      const text = joinLines(lines, () => random.pick(BREAKS), random.chance(0.5));
+      const all = expectedLines(text);
+      const target = random.int(1, all.length);
+      const line = all[target - 1] ?? '';
+      const budget = { maxBytes: random.int(512, 2000), maxTokens: random.int(128, 600) };
+      const chunking = random.pick([WHOLE, ONE_BYTE, RANDOM_CHUNKS]);
+      const pieces: string[] = [];
+      let column = 1;
+      for (let call = 0; ; call++) {
+        expect(call, `seed ${seed}`).toBeLessThan(1000);
+        const result = slice(text, limits({ offset: target, limit: 1, column, ...budget }), chunking, random);
+        expect(result.totalLines, `seed ${seed}`).toBe(all.length);
+        expect(Buffer.byteLength(result.content), `seed ${seed}`).toBeLessThanOrEqual(budget.maxBytes);
+        expect(Math.ceil(result.content.length / 4), `seed ${seed}`).toBeLessThanOrEqual(budget.maxTokens);
+        expect(LONE_SURROGATE.test(result.content), `seed ${seed}`).toBe(false);
+        const facts = result.column;
+        if (facts === null) throw new Error(`seed ${seed}: no column facts`);
+        expect(facts.first, `seed ${seed}`).toBe(column);
+        expect(facts.lineBytes, `seed ${seed}`).toBe(Buffer.byteLength(line));
+        pieces.push(result.content);
+        if (!facts.more) break;
+        expect(facts.last, `seed ${seed}`).toBeGreaterThanOrEqual(column);
+        column = facts.last + 1;
+      }
+      expect(pieces.join(''), `seed ${seed}`).toBe(line);
+    }
+  });
+
+  it("fills a 'budget' render to its byte cap exactly, cutting between whole characters", () => {
+    const FILL: RenderSpec = { format: { numbered: false }, cutMarker: '', cut: 'budget' };
+    for (let seed = 1; seed <= CASES; seed++) {
+      const random = createRandom(seed);
+      const text = randomText(random, 0.5);
+      const whole = expectedLines(text).join('\n');
+      const maxBytes = random.int(512, 4000);
+      const result = slice(text, limits({ maxBytes }), random.pick([WHOLE, ONE_BYTE, RANDOM_CHUNKS]), random, FILL);
+      const bytes = Buffer.byteLength(result.content);
+      expect(LONE_SURROGATE.test(result.content), `seed ${seed}`).toBe(false);
+      expect(whole.startsWith(result.content), `seed ${seed}`).toBe(true);
+      if (Buffer.byteLength(whole) <= maxBytes) {
+        expect(result.content, `seed ${seed}`).toBe(whole);
+        expect(result.stop, `seed ${seed}`).toBe(null);
+      } else {
+        // Within 3 bytes of the cap: only a character that did not fit whole is left out.
+        expect(bytes, `seed ${seed}`).toBeLessThanOrEqual(maxBytes);
+        expect(bytes, `seed ${seed}`).toBeGreaterThan(maxBytes - 4);
+      }
+    }
+  });
+});
+
 describe('LineSlicer examples', () => {
   const random = createRandom(1);
 

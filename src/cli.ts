@@ -5,13 +5,14 @@ import { ReadError } from './errors.js';
 import { DEFAULTS, type EngineOptions } from './options.js';
 import type { ReadRequest } from './request.js';
 
-const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--root DIR] [--max-tokens N] [--max-bytes N]
-                     [--json] [--sha256] [--allow-binary]
+const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--column N] [--root DIR] [--max-tokens N]
+                     [--max-bytes N] [--json] [--sha256] [--allow-binary]
 
   PATH            file to read, relative to the root or absolute inside it
   --offset N      first line to show, 1-based (default 1); negative counts from the end:
                   --offset=-100 shows the last 100 lines
   --limit N       most lines to show (default ${DEFAULTS.defaultLimit})
+  --column N      read line --offset from character N on (1-based): for lines too long to show whole
   --root DIR      workspace the read is confined to (default: the current directory)
   --max-tokens N  cap on the estimated tokens of the output (default ${DEFAULTS.maxTokens})
   --max-bytes N   cap on the bytes of the output (default ${DEFAULTS.maxBytes})
@@ -41,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         offset: { type: 'string' },
         limit: { type: 'string' },
+        column: { type: 'string' },
         root: { type: 'string' },
         'max-tokens': { type: 'string' },
         'max-bytes': { type: 'string' },
@@ -68,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
   const limit = wholeNumber('limit', values.limit);
   if (offset !== undefined) request.offset = offset;
   if (limit !== undefined) request.limit = limit;
+  const column = wholeNumber('column', values.column);
+  if (column !== undefined) request.column = column;
   if (values.sha256) request.hash = 'sha256';
   if (values['allow-binary']) request.allowBinary = true;
 

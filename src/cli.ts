@@ -4,6 +4,7 @@ import { createEngine } from './engine.js';
 import { ReadError } from './errors.js';
 import { DEFAULTS, type EngineOptions } from './options.js';
 import type { ReadRequest } from './request.js';
+import { runServe, SERVE_USAGE } from './cli/serve-command.js';
 
 const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--column N] [--root DIR] [--max-tokens N]
                      [--max-bytes N] [--json] [--sha256] [--allow-binary]
@@ -20,7 +21,9 @@ const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--column N] [
   --sha256        also compute the sha256 of the file
   --allow-binary  return files with NUL bytes as base64 instead of refusing them
 
-Exit status: 0 on success, 1 when the read fails (the error code is printed), 2 on bad usage.`;
+Exit status: 0 on success, 1 when the read fails (the error code is printed), 2 on bad usage.
+
+${SERVE_USAGE}`;
 
 function usageError(message: string): never {
   process.stderr.write(`readpool: ${message}\n\n${USAGE}\n`);
@@ -34,6 +37,7 @@ function wholeNumber(name: string, text: string | undefined): number | undefined
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'serve') return runServe(argv.slice(1), usageError);
   let parsed;
   try {
     parsed = parseArgs({

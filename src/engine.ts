@@ -13,6 +13,7 @@ import type { ReadResult, UnchangedResult } from './result.js';
 import { markOf, mediaResult, resultBytes, textResult } from './result-of.js';
 import { canonicalPlace, statFile } from './io/probe.js';
 import type { RenderSpec } from './core/line-format.js';
+import { findRoot } from './core/containment.js';
 import { Sandbox } from './sandbox.js';
 import { TurnGate, type GateEntry } from './turn-gate.js';
 import { Scheduler, type CancelHook, type SchedulerStats } from './scheduler.js';
@@ -191,6 +192,11 @@ export class Engine {
   async read(request: ReadRequest, call: CallOptions = {}): Promise<ReadResult> {
     try {
       const result = await this.#read(request, call.signal);
+      // Narrower roots are checked on the canonical place read too: a link inside the engine's
+      // roots may lead out of the caller's.
+      if (request.within !== undefined && findRoot(request.within, result.path) === null) {
+        throw fail('outside_root', { roots: request.within, throughLink: true }, subjectOf(request));
+      }
       this.#answered++;
       return result;
     } catch (error) {
@@ -340,6 +346,7 @@ export class Engine {
     const located = this.#sandbox.locate(req.path);
     if (!located.ok) throw fail(located.code, located.details, subject);
     const absolute = located.absolute;
+    if (req.within !== null && findRoot(req.within, absolute) === null) throw fail('outside_root', { roots: req.within }, subject);
     // Reads held at the gate and media reads count as queued: `maxQueued` bounds them all.
     const waiting = this.#gate.waiting + this.#scheduler.queued + this.#media.pending;
     if (waiting >= this.#options.maxQueued) {

@@ -27,6 +27,7 @@ const schema = z.strictObject({
     .regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'must be a page or a range, like "3" or "1-5"')
     .optional(),
   accept: z.strictObject({ images: z.boolean().optional(), pdf: z.boolean().optional() }).optional(),
+  within: z.array(z.string().min(1)).max(256).optional(),
   // Kept as the caller's own object (not cloned), so a dialect's constant spec keys caches cheaply.
   render: z.custom<RenderSpec>(isRenderSpec, 'must be a render spec: { format, cutMarker, cut? }').optional(),
 }).refine((request) => request.column === undefined || (request.offset ?? 1) > 0, {
@@ -65,6 +66,8 @@ export interface ParsedRequest {
   readonly pdf: boolean;
   /** A dialect's line render, or null for the native one. */
   readonly render: RenderSpec | null;
+  /** Narrower roots for this read (an MCP client's roots), canonical; null for the engine's. */
+  readonly within: readonly string[] | null;
 }
 
 export type ParseOutcome = { ok: true; request: ParsedRequest } | { ok: false; issues: string[] };
@@ -97,6 +100,7 @@ export function parseRequest(input: unknown, options: ResolvedOptions): ParseOut
       images: request.accept?.images ?? true,
       pdf: request.accept?.pdf ?? true,
       render: request.render ?? null,
+      within: request.within ?? null,
     },
   };
 }

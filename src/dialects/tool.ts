@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { findRoot, relativeTo } from '../core/containment.js';
 import type { Engine } from '../engine.js';
 import { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
@@ -32,6 +33,13 @@ export interface ToolContext {
   readonly signal?: AbortSignal;
   /** What the model takes: `{ images: false }` describes images in words; `{ pdf: false }` renders PDF pages. */
   readonly accept?: { readonly images?: boolean; readonly pdf?: boolean };
+  /**
+   * Narrower roots for this call (canonical directories inside the engine's roots), such as an
+   * MCP client's roots: a path that leads outside them is refused like one outside the workspace.
+   */
+  readonly roots?: readonly string[];
+  /** Called as a call over many files progresses (files done, files in all). */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** A JSON Schema object, as tools are registered with hosts. */
@@ -44,6 +52,8 @@ export interface ToolDefinition {
   /** The prompt a model reads: the original tool's description, verbatim where it is known. */
   readonly description: string;
   readonly inputSchema: JsonSchema;
+  /** The shape of `data`, when the original tool declares one (MCP's `outputSchema`). */
+  readonly outputSchema?: JsonSchema;
   readonly annotations: { readonly title: string; readonly readOnlyHint: true; readonly openWorldHint: false };
   execute(input: unknown, context?: ToolContext): Promise<ToolOutput>;
 }
@@ -68,6 +78,8 @@ export interface DialectTool<S extends z.ZodType> {
   readonly aliases?: readonly string[];
   readonly description: string;
   readonly schema: S;
+  /** The JSON Schema of `data`, when the original tool declares one. */
+  readonly outputSchema?: JsonSchema;
   /** Input that fails the schema, answered in the dialect's own words. */
   readonly invalid: (issues: readonly InputIssue[], input: unknown) => ToolOutput;
   /** Runs a valid input; a `ReadError` it lets escape is answered by `fail`. */
@@ -77,6 +89,7 @@ export interface DialectTool<S extends z.ZodType> {
 
 export function defineTool<S extends z.ZodType>(tool: DialectTool<S>): ToolDefinition {
   return {
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     name: tool.name,
     aliases: tool.aliases ?? [],
     description: tool.description,
@@ -123,6 +136,7 @@ export function readFor(engine: Engine, request: ReadRequest, context: ToolConte
   const full: ReadRequest = { ...request };
   if (context.session !== undefined) full.session = context.session;
   if (context.accept !== undefined) full.accept = { ...context.accept, ...request.accept };
+  if (context.roots !== undefined) full.within = [...context.roots];
   return engine.read(full, context.signal === undefined ? {} : { signal: context.signal });
 }
 
@@ -137,18 +151,12 @@ export function textOutput(value: string, isError: boolean, data?: unknown): Too
 
 /** `absolute` relative to the root that holds it, with `/` separators; itself when in none. */
 export function relativeToRoots(roots: readonly string[], absolute: string): string {
-  for (const root of roots) {
-    const relative = path.relative(root, absolute);
-    if (relative === '') return '.';
-    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/');
-  }
-  return absolute;
+  const root = findRoot(roots, absolute);
+  if (root === null) return absolute;
+  return relativeTo(root, absolute) || '.';
 }
 
 /** True when `candidate` lies inside one of `roots` (lexically; the engine checks links). */
 export function isInsideRoots(roots: readonly string[], candidate: string): boolean {
-  return roots.some((root) => {
-    const relative = path.relative(root, path.resolve(candidate));
-    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-  });
+  return findRoot(roots, path.resolve(candidate)) !== null;
 }

@@ -1,0 +1,55 @@
+/**
+ * `readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR]`: the MCP server.
+ * stdio by default; streamable HTTP with `--http`, on 127.0.0.1 unless `--host` says otherwise,
+ * with a bearer token when `READPOOL_TOKEN` is set.
+ */
+import { parseArgs } from 'node:util';
+import { createEngine } from '../engine.js';
+import { serve, shutdownOnExit } from '../mcp/serve.js';
+import { createTools, DIALECT_NAMES, isDialectName } from '../tools.js';
+
+export const SERVE_USAGE = `usage: readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR]
+
+  --root DIR      a directory the server may read (repeatable; default: the current directory).
+                  An MCP client's roots narrow these, never widen them.
+  --dialect NAME  which tools to serve: ${DIALECT_NAMES.join(', ')} (default readpool)
+  --http PORT     serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
+  --host ADDR     address to bind with --http (default 127.0.0.1)
+
+  READPOOL_TOKEN  when set, HTTP requests must send Authorization: Bearer <token>`;
+
+/** Runs the server until it is shut down; returns the exit status, or throws a usage error. */
+export async function runServe(argv: readonly string[], usageError: (message: string) => never): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        root: { type: 'string', multiple: true },
+        dialect: { type: 'string', default: 'readpool' },
+        http: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+      },
+    }));
+  } catch (error) {
+    usageError(error instanceof Error ? error.message : String(error));
+  }
+  const dialect = values.dialect;
+  if (!isDialectName(dialect)) usageError(`--dialect must be one of ${DIALECT_NAMES.join(', ')} (received ${JSON.stringify(dialect)})`);
+  let http: { port: number; host: string; token: string | null } | null = null;
+  if (values.http !== undefined) {
+    const port = Number(values.http);
+    if (!/^\d+$/.test(values.http) || port > 65535) usageError(`--http must be a port number (received ${JSON.stringify(values.http)})`);
+    http = { port, host: values.host, token: process.env.READPOOL_TOKEN || null };
+  }
+  let engine;
+  try {
+    engine = await createEngine({ roots: values.root ?? [process.cwd()] });
+  } catch (error) {
+    usageError(error instanceof Error ? error.message : String(error));
+  }
+  const server = await serve({ engine, tools: createTools(engine, dialect), http });
+  shutdownOnExit(server, http === null);
+  await server.closed;
+  return 0;
+}

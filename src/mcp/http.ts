@@ -1,0 +1,122 @@
+/**
+ * Streamable HTTP for the MCP server: bound to loopback unless told otherwise, with the Host and
+ * Origin checks that stop DNS rebinding, an optional bearer token, and one transport (and one
+ * readpool session) per MCP session.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createSession, type SessionOptions } from './session.js';
+
+export interface HttpOptions extends SessionOptions {
+  readonly port: number;
+  readonly host: string;
+  /** Required as `Authorization: Bearer <token>` when set. */
+  readonly token: string | null;
+}
+
+/** Largest request body accepted: a tool call is small. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface HttpServer {
+  /** The port bound (useful with port 0). */
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  let port = options.port;
+  const hostsAllowed = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`]);
+  const originsAllowed = () => new Set([...hostsAllowed()].map((host) => `http://${host}`));
+
+  const refuse = (res: http.ServerResponse, status: number, message: string) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }),
+    );
+  };
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') return refuse(res, 404, 'Not found: the MCP endpoint is /mcp.');
+      if (!hostsAllowed().has(req.headers.host ?? '')) return refuse(res, 403, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not this server.`);
+      const origin = req.headers.origin;
+      if (origin !== undefined && !originsAllowed().has(origin)) return refuse(res, 403, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed.`);
+      if (options.token !== null && !bearerMatches(req.headers.authorization, options.token)) {
+        res.setHeader('www-authenticate', 'Bearer');
+        return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <READPOOL_TOKEN>.');
+      }
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      if (body instanceof Error) return refuse(res, 400, `Bad request: ${body.message}`);
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? transports.get(id) : undefined;
+      if (transport === undefined) {
+        if (id !== undefined || !isInitializeRequest(body)) return refuse(res, 400, 'Bad request: no valid session; start with an initialize request.');
+        const { server: mcp, session } = createSession(options);
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => session,
+          onsessioninitialized: (sid) => void transports.set(sid, created),
+          onsessionclosed: (sid) => void transports.delete(sid),
+        });
+        created.onclose = () => {
+          if (created.sessionId !== undefined) transports.delete(created.sessionId);
+          options.engine.forgetSession(session);
+        };
+        await mcp.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, body);
+    })().catch((error: unknown) => {
+      options.log(`http: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) refuse(res, 500, 'Internal error.');
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  if (typeof address === 'object' && address !== null) port = address.port;
+  return {
+    port,
+    close: async () => {
+      await Promise.all([...transports.values()].map((transport) => transport.close()));
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive connections would hold `close` for their timeout.
+      server.closeAllConnections();
+      await stopped;
+    },
+  };
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer (.+)$/.exec(header ?? '');
+  if (match?.[1] === undefined) return false;
+  const given = Buffer.from(match[1]);
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+function readJson(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(new Error(`the body is over ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        resolve(new Error('the body is not JSON'));
+      }
+    });
+    req.on('error', (error) => resolve(error));
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * `readpool serve`: one engine behind an MCP server, over stdio (the default) or streamable
+ * HTTP. Logs go to stderr only. stdin closing (stdio), SIGINT or SIGTERM shut it down cleanly:
+ * calls in flight are answered, the engine is closed, and the process exits 0.
+ */
+import { createRequire } from 'node:module';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Engine } from '../engine.js';
+import type { ToolDefinition } from '../dialects/tool.js';
+import { serveHttp } from './http.js';
+import { createSession } from './session.js';
+
+/** How long a shutdown waits for calls in flight before it closes the engine anyway. */
+const DRAIN_MS = 10_000;
+
+export interface ServeOptions {
+  readonly engine: Engine;
+  readonly tools: readonly ToolDefinition[];
+  /** Streamable HTTP on this port (0: any free port); null for stdio. */
+  readonly http: { readonly port: number; readonly host: string; readonly token: string | null } | null;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  /** The HTTP port bound, or null on stdio. */
+  readonly port: number | null;
+  /** Resolves once the server has shut down (the engine closed). */
+  readonly closed: Promise<void>;
+  shutdown(reason: string): Promise<void>;
+}
+
+const VERSION = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => void process.stderr.write(`readpool: ${line}\n`));
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+    return work;
+  };
+  const sessionOptions = { engine: options.engine, tools: options.tools, version: VERSION, log, track };
+  let stopTransport: () => Promise<void>;
+  let port: number | null = null;
+  if (options.http === null) {
+    const { server } = createSession(sessionOptions);
+    const transport = new StdioServerTransport();
+    await server.connect(transport);
+    stopTransport = () => server.close();
+  } else {
+    const http = await serveHttp({ ...sessionOptions, ...options.http });
+    port = http.port;
+    stopTransport = () => http.close();
+    log(`serving MCP over HTTP at http://${options.http.host}:${port}/mcp`);
+  }
+  let resolveClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let shuttingDown: Promise<void> | null = null;
+  const shutdown = (reason: string): Promise<void> => {
+    shuttingDown ??= (async () => {
+      log(`shutting down (${reason}): answering ${inFlight.size} call(s) in flight`);
+      await Promise.race([Promise.allSettled([...inFlight]), delay(DRAIN_MS)]);
+      await stopTransport().catch(() => undefined);
+      await options.engine.close();
+      resolveClosed();
+    })();
+    return shuttingDown;
+  };
+  return { port, closed, shutdown };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Wires a running server to the process: signals and (on stdio) stdin closing shut it down. */
+export function shutdownOnExit(server: RunningServer, stdio: boolean): void {
+  const stop = (reason: string) => void server.shutdown(reason).then(() => process.exit(0));
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  if (stdio) {
+    process.stdin.once('end', () => stop('stdin closed'));
+    process.stdin.once('close', () => stop('stdin closed'));
+  }
+}
+

@@ -1,0 +1,75 @@
+/**
+ * One MCP session: an SDK `Server` that lists a dialect's tools and calls them as one readpool
+ * session (its own unchanged-file stubs and queue lane), within the roots the client allows.
+ */
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  RootsListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Engine } from '../engine.js';
+import type { ToolContext, ToolDefinition } from '../dialects/tool.js';
+import { callResultOf, toolOf } from './content.js';
+import { narrowRoots, rootPath } from './roots.js';
+
+export interface SessionOptions {
+  readonly engine: Engine;
+  readonly tools: readonly ToolDefinition[];
+  readonly version: string;
+  /** Diagnostics, one line each: stderr for a server (stdout carries the protocol on stdio). */
+  readonly log: (line: string) => void;
+  /** Counts calls in flight, so a shutdown can answer them before it closes the engine. */
+  readonly track: <T>(work: Promise<T>) => Promise<T>;
+}
+
+/** A server for one client connection, with its own readpool session id. */
+export function createSession(options: SessionOptions): { server: Server; session: string } {
+  const { engine, tools, log } = options;
+  const session = `mcp-${randomUUID()}`;
+  const server = new Server({ name: 'readpool', version: options.version }, { capabilities: { tools: {} } });
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  /** The client's roots narrowed to the engine's; undefined while the client sets none. */
+  let roots: readonly string[] | undefined;
+
+  const refreshRoots = async () => {
+    if (server.getClientCapabilities()?.roots === undefined) return;
+    try {
+      const listed = await server.listRoots();
+      const wanted = listed.roots.map((root) => rootPath(root.uri)).filter((root): root is string => root !== null);
+      roots = narrowRoots(engine.roots, wanted);
+      // Stubs stand for content the client read under the old roots: drop them.
+      engine.forgetSession(session);
+      log(`session ${session}: roots ${roots.length === 0 ? '(none inside the served roots)' : roots.join(', ')}`);
+    } catch (error) {
+      log(`session ${session}: roots/list failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  server.oninitialized = () => void refreshRoots();
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => refreshRoots());
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toolOf) }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (tool === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}; this server has ${[...byName.keys()].join(', ')}.`);
+    }
+    const token = request.params._meta?.progressToken;
+    const context: ToolContext = {
+      session,
+      signal: extra.signal,
+      ...(roots === undefined ? {} : { roots }),
+      ...(token === undefined
+        ? {}
+        : {
+            onProgress: (done: number, total: number) =>
+              void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, total } }),
+          }),
+    };
+    return options.track(tool.execute(request.params.arguments ?? {}, context).then((output) => callResultOf(output, tool)));
+  });
+  return { server, session };
+}

@@ -7,9 +7,9 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../engine.js';
 import { serve, shutdownOnExit } from '../mcp/serve.js';
 import { createTools, DIALECT_NAMES, isDialectName } from '../tools.js';
+import { errorText, type UsageError } from './args.js';
 
-export const SERVE_USAGE = `usage: readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR]
-
+export const SERVE_USAGE = `serve: an MCP server over stdio (or streamable HTTP with --http) for the dialect's tools.
   --root DIR      a directory the server may read (repeatable; default: the current directory).
                   An MCP client's roots narrow these, never widen them.
   --dialect NAME  which tools to serve: ${DIALECT_NAMES.join(', ')} (default readpool)
@@ -19,7 +19,7 @@ export const SERVE_USAGE = `usage: readpool serve [--root DIR]... [--dialect NAM
   READPOOL_TOKEN  when set, HTTP requests must send Authorization: Bearer <token>`;
 
 /** Runs the server until it is shut down; returns the exit status, or throws a usage error. */
-export async function runServe(argv: readonly string[], usageError: (message: string) => never): Promise<number> {
+export async function runServe(argv: readonly string[], usageError: UsageError): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -32,7 +32,7 @@ export async function runServe(argv: readonly string[], usageError: (message: st
       },
     }));
   } catch (error) {
-    usageError(error instanceof Error ? error.message : String(error));
+    usageError(errorText(error));
   }
   const dialect = values.dialect;
   if (!isDialectName(dialect)) usageError(`--dialect must be one of ${DIALECT_NAMES.join(', ')} (received ${JSON.stringify(dialect)})`);
@@ -46,7 +46,7 @@ export async function runServe(argv: readonly string[], usageError: (message: st
   try {
     engine = await createEngine({ roots: values.root ?? [process.cwd()] });
   } catch (error) {
-    usageError(error instanceof Error ? error.message : String(error));
+    usageError(errorText(error));
   }
   const server = await serve({ engine, tools: createTools(engine, dialect), http });
   shutdownOnExit(server, http === null);

@@ -68,7 +68,8 @@ function factsOf(result: ReadResult): Record<string, unknown> {
   return facts;
 }
 
-function outputOf(result: ReadResult): ToolOutput {
+/** A native result as the tool answers it (also what `readpool read` prints). */
+export function nativeOutput(result: ReadResult): ToolOutput {
   const data = factsOf(result);
   switch (result.kind) {
     case 'text':
@@ -105,7 +106,7 @@ export function createReadpoolTools(engine: Engine, _options: ToolOptions = {}):
           true,
           { code: 'invalid_request' },
         ),
-      run: async (input, context) => outputOf(await readFor(engine, requestOf(input), context)),
+      run: async (input, context) => nativeOutput(await readFor(engine, requestOf(input), context)),
       fail: (error: ReadError) => textOutput(error.message, true, { code: error.code, details: error.details }),
     }),
   ];

@@ -1,0 +1,106 @@
+/**
+ * The command line beyond a plain read: media kept off the terminal (`--out`), PDF pages, another
+ * dialect's answer, many files by glob, the tool definitions, and a help that lists them all.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDialectWorkspace, type DialectWorkspace } from './support/dialect-workspace.js';
+import { removeTempDir, writeFile } from './support/temp-dir.js';
+
+const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
+
+let ws: DialectWorkspace;
+
+function run(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: ws.root, encoding: 'utf8', timeout: 30_000 });
+  if (result.error !== undefined) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(async () => {
+  ws = await makeDialectWorkspace();
+  writeFile(ws.root, '.gitignore', 'ignored/\n*.log\n');
+  writeFile(ws.root, 'ignored/skip.txt', 'skip\n');
+  writeFile(ws.root, 'build.log', 'log\n');
+  writeFile(ws.root, 'src/a.ts', 'export const a = 1;\n');
+  writeFile(ws.root, 'src/b.ts', 'export const b = 2;\n');
+});
+
+afterAll(() => removeTempDir(ws.base));
+
+describe('readpool read with media', () => {
+  it('describes an image instead of printing base64, and writes it with --out', async () => {
+    const plain = run(['read', 'image.png']);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toMatch(/^\[64x48, served at full size; \d+ bytes served of \d+\.\]\n\n\[image\/png, \d+ bytes: pass --out FILE to save it, or --json for the base64\]\n$/);
+    const out = path.join(ws.base, 'copy.png');
+    const saved = run(['read', 'image.png', '--out', out]);
+    expect(saved.stdout).toContain(`bytes written to ${out}`);
+    expect((await sharp(out).metadata()).width).toBe(64);
+  });
+
+  it('renders the PDF pages asked for with --pages and writes one file a page', async () => {
+    const out = path.join(ws.base, 'page.jpg');
+    const { status, stdout } = run(['read', 'big.pdf', '--pages', '2-3', '--out', out]);
+    expect(status).toBe(0);
+    expect(stdout).toContain('[pages 2-3 of 12, rendered as images.');
+    for (const file of ['page-1.jpg', 'page-2.jpg']) expect((await sharp(path.join(ws.base, file)).metadata()).format).toBe('jpeg');
+  });
+});
+
+describe('readpool read --dialect', () => {
+  it('prints what the native dialect returns, PATH filling its path field', () => {
+    const { status, stdout } = run(['read', 'normal.txt', '--dialect', 'readpool', '--input', '{"offset":2}']);
+    expect(status).toBe(0);
+    expect(stdout).toBe('2\tbeta\n3\tgamma\n');
+  });
+
+  it('exits 1 and prints the tool error on stderr for a failure', () => {
+    const { status, stderr } = run(['read', 'dir', '--dialect', 'readpool']);
+    expect(status).toBe(1);
+    expect(stderr).toContain('is a directory');
+  });
+
+  it('refuses an unknown dialect with the list of dialects', () => {
+    const { status, stderr } = run(['read', 'normal.txt', '--dialect', 'nope']);
+    expect(status).toBe(2);
+    expect(stderr).toContain('--dialect must be one of readpool');
+  });
+});
+
+describe('readpool read-many', () => {
+  it('reads every file the globs match, in order, skipping what .gitignore excludes', () => {
+    const { status, stdout } = run(['read-many', 'src/*.ts', '*.log', 'ignored/**', 'normal.txt']);
+    expect(status).toBe(0);
+    expect(stdout).toBe(
+      '--- normal.txt ---\n1\talpha\n2\tbeta\n3\tgamma\n\n' +
+        '--- src/a.ts ---\n1\texport const a = 1;\n\n' +
+        '--- src/b.ts ---\n1\texport const b = 2;\n\n',
+    );
+  });
+
+  it('stops at --max-files and says how many matched', () => {
+    const { stdout, stderr } = run(['read-many', 'src/*.ts', '--max-files', '1']);
+    expect(stdout.match(/^--- /gm)).toHaveLength(1);
+    expect(stderr).toContain('2 files matched; read the first 1');
+  });
+});
+
+describe('readpool tools and help', () => {
+  it('prints the tool definitions of a dialect as JSON', () => {
+    const { status, stdout } = run(['tools', '--dialect', 'readpool']);
+    expect(status).toBe(0);
+    const tools = JSON.parse(stdout) as { name: string; inputSchema: { type: string } }[];
+    expect(tools.map((tool) => tool.name)).toEqual(['read']);
+    expect(tools[0]?.inputSchema.type).toBe('object');
+  });
+
+  it('lists every command in --help', () => {
+    const { status, stdout } = run(['--help']);
+    expect(status).toBe(0);
+    for (const command of ['readpool read PATH', 'readpool read-many', 'readpool serve', 'readpool tools']) expect(stdout).toContain(command);
+  });
+});

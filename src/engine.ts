@@ -366,7 +366,7 @@ export class Engine {
     // plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
     // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
     const stat = statFile(absolute);
-    const media = kindByName(absolute);
+    const media = req.media ? kindByName(absolute) : null;
     if (stat === null) {
       if (media !== null) return this.#settled(await this.#runMedia(this.#mediaJob(req, absolute, media, deadline), remainingMs, signal), req, subject);
       const job = this.#job(req, absolute, null, deadline);
@@ -413,7 +413,7 @@ export class Engine {
    * `details.media`) is run again in the media pool, as the kind its bytes announce.
    */
   async #rerouted(outcome: Outcome, req: ParsedRequest, absolute: string, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Outcome> {
-    if (outcome.ok || outcome.code !== 'binary_file' || typeof outcome.details.media !== 'string') return outcome;
+    if (!req.media || outcome.ok || outcome.code !== 'binary_file' || typeof outcome.details.media !== 'string') return outcome;
     const kind: MediaKind = outcome.details.media === 'pdf' ? 'pdf' : 'image';
     return this.#runMedia(this.#mediaJob(req, absolute, kind, deadline), timeoutMs, signal);
   }
@@ -461,7 +461,7 @@ export class Engine {
     if (seek !== null) this.#counters.lineIndexHits++;
     const deadline = Date.now() + this.#options.timeoutMs;
     const cost = seek === null ? size : Math.min(size, SEEK_COST_BYTES);
-    const media = kindByName(absolute);
+    const media = req.media ? kindByName(absolute) : null;
     let promise: Promise<Outcome>;
     let cancel: () => void;
     if (media === null) {
@@ -611,6 +611,7 @@ export class Engine {
       maxBytes: request.maxBytes,
       maxTokens: request.maxTokens,
       allowBinary: request.allowBinary,
+      media: request.media,
       sha256: request.sha256,
       deadline,
       render: request.render,
@@ -645,7 +646,7 @@ function versionKey(stat: fs.BigIntStats): string {
 
 /** The lines (and pages, and forms) a request asks for: what an unchanged-file stub stands for. */
 function rangeOf(req: ParsedRequest): string {
-  return `${req.offset}:${req.limit}:${req.column}:${renderKey(req.render)}:${req.pages ?? ''}:${req.images ? 1 : 0}${req.pdf ? 1 : 0}`;
+  return `${req.offset}:${req.limit}:${req.column}:${renderKey(req.render)}:${req.pages ?? ''}:${req.images ? 1 : 0}${req.pdf ? 1 : 0}${req.media ? 1 : 0}`;
 }
 
 /** Render specs by identity: a dialect passes the same constant object with every read. */

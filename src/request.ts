@@ -18,6 +18,7 @@ const schema = z.strictObject({
   session: z.string().min(1).max(256).optional(),
   fresh: z.boolean().optional(),
   allowBinary: z.boolean().optional(),
+  media: z.boolean().optional(),
   hash: z.literal('sha256').optional(),
   maxBytes: wholeNumber(MIN_MAX_BYTES).optional(),
   maxTokens: wholeNumber(MIN_MAX_TOKENS).optional(),
@@ -55,6 +56,11 @@ export interface ParsedRequest {
   /** Skip the unchanged-file stub: the caller needs the content again. */
   readonly fresh: boolean;
   readonly allowBinary: boolean;
+  /**
+   * False reads every file as a plain file: text, or base64 with `allowBinary`, never as an
+   * image, PDF or notebook (by name or by content), for dialects whose tool reads bytes only.
+   */
+  readonly media: boolean;
   readonly sha256: boolean;
   readonly maxBytes: number;
   readonly maxTokens: number;
@@ -92,6 +98,7 @@ export function parseRequest(input: unknown, options: ResolvedOptions): ParseOut
       session: request.session ?? null,
       fresh: request.fresh ?? false,
       allowBinary: request.allowBinary ?? false,
+      media: request.media ?? true,
       sha256: request.hash === 'sha256',
       maxBytes: Math.min(request.maxBytes ?? options.maxBytes, options.maxBytes),
       maxTokens: Math.min(request.maxTokens ?? options.maxTokens, options.maxTokens),

@@ -146,6 +146,7 @@ export function textResult(payload: TextPayload, request: ParsedRequest, options
     startLine: payload.startLine,
     endLine: payload.endLine,
     totalLines: payload.totalLines,
+    finalBreak: payload.finalBreak,
     truncated: truncationOf(payload),
     notice,
     cutLines: payload.cutLines,

@@ -47,6 +47,8 @@ export interface SeekHint {
   readonly totalLines: number;
   readonly xxh64: string;
   readonly bom: boolean;
+  /** The version's last line is terminated by a break (see `WindowFields.finalBreak`). */
+  readonly finalBreak: boolean;
 }
 
 /** One read as the main thread asks for it. */
@@ -60,6 +62,8 @@ export interface JobSpec {
   readonly maxBytes: number;
   readonly maxTokens: number;
   readonly allowBinary: boolean;
+  /** False: a binary file is never offered to the media pool (see `ParsedRequest.media`). Default true. */
+  readonly media?: boolean;
   readonly sha256: boolean;
   /** Wall-clock deadline (`Date.now()` scale), checked between chunks. */
   readonly deadline: number;
@@ -80,6 +84,8 @@ export interface TextJob {
   readonly limits: SliceLimits;
   readonly render: RenderSpec;
   readonly allowBinary: boolean;
+  /** False: a binary file is never offered to the media pool. Default true. */
+  readonly media?: boolean;
   readonly sha256: boolean;
   readonly deadline: number;
   /** Index of this read's flag in `WorkerConfig.cancel`. */
@@ -107,6 +113,7 @@ export interface JobBatch {
 const PARAMS = 9;
 const FLAG_BINARY = 1;
 const FLAG_SHA256 = 2;
+const FLAG_NO_MEDIA = 4;
 
 export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
   const params = new Float64Array(jobs.length * PARAMS);
@@ -117,7 +124,7 @@ export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
     params[at + 1] = spec.limit;
     params[at + 2] = spec.maxBytes;
     params[at + 3] = spec.maxTokens;
-    params[at + 4] = (spec.allowBinary ? FLAG_BINARY : 0) | (spec.sha256 ? FLAG_SHA256 : 0);
+    params[at + 4] = (spec.allowBinary ? FLAG_BINARY : 0) | (spec.sha256 ? FLAG_SHA256 : 0) | (spec.media === false ? FLAG_NO_MEDIA : 0);
     params[at + 5] = spec.deadline;
     if (spec.render !== null) {
       renders ??= [];
@@ -154,6 +161,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     },
     render,
     allowBinary: (flags & FLAG_BINARY) !== 0,
+    media: (flags & FLAG_NO_MEDIA) === 0,
     sha256: (flags & FLAG_SHA256) !== 0,
     deadline: p[at + 5] ?? 0,
     slot: p[at + 7] ?? 0,
@@ -186,6 +194,8 @@ export interface TextPayload extends FileFacts {
   /** Exact, or null for a tail read of a large file that was never scanned whole. */
   readonly totalLines: number | null;
   readonly stop: StopReason | null;
+  /** The file ends with a line break (its last line is terminated); false for an empty file. */
+  readonly finalBreak: boolean;
   readonly cutLines: number;
   readonly firstCutLine: number | null;
   readonly column: ColumnFacts | null;
@@ -236,6 +246,7 @@ export type WireOutcome =
       index: Float64Array | null,
       firstCutLine: number | null,
       column: ColumnFacts | null,
+      finalBreak: boolean,
     ]
   | readonly [kind: 1, path: string, relativePath: string, size: number, mtimeMs: number, version: string, xxh64: string, data: string, sha256: string]
   | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>];
@@ -247,6 +258,7 @@ export function encodeOutcome(outcome: JobOutcome): WireOutcome {
   return [
     0, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.content, v.startLine, v.endLine,
     v.totalLines, v.stop, v.cutLines, v.encoding, v.bom, v.lineEnding, v.sha256, v.index, v.firstCutLine, v.column,
+    v.finalBreak,
   ];
 }
 
@@ -259,12 +271,12 @@ export function decodeOutcome(wire: WireOutcome): JobOutcome {
       return { ok: true, value: { kind: 'binary', path, relativePath, size, mtimeMs, version, xxh64, data, sha256 } };
     }
     case 0: {
-      const [, path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stop, cutLines, encoding, bom, lineEnding, sha256, index, firstCutLine, column] = wire;
+      const [, path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stop, cutLines, encoding, bom, lineEnding, sha256, index, firstCutLine, column, finalBreak] = wire;
       return {
         ok: true,
         value: {
           kind: 'text', path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine,
-          totalLines, stop, cutLines, firstCutLine, column, encoding, bom, lineEnding, sha256, index,
+          totalLines, stop, finalBreak, cutLines, firstCutLine, column, encoding, bom, lineEnding, sha256, index,
         },
       };
     }

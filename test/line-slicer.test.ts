@@ -392,11 +392,13 @@ describe('LineSlicer examples', () => {
     expect(result).toMatchObject({ content: '', startLine: 1, endLine: 0, totalLines: 0, stop: null, cutLines: 0 });
   });
 
-  it('counts a final line the same with or without a trailing newline', () => {
+  it('counts a final line the same with or without a trailing newline, and says which it was', () => {
     const withBreak = slice('alpha\nbeta\n', limits(), WHOLE, random);
     const without = slice('alpha\nbeta', limits(), WHOLE, random);
-    expect(withBreak).toEqual({ ...without, endings: { lf: 2, crlf: 0, cr: 0 } });
-    expect(without).toMatchObject({ content: 'alpha\nbeta', totalLines: 2, endLine: 2, stop: null });
+    expect(withBreak).toEqual({ ...without, finalBreak: true, endings: { lf: 2, crlf: 0, cr: 0 } });
+    expect(without).toMatchObject({ content: 'alpha\nbeta', totalLines: 2, endLine: 2, stop: null, finalBreak: false });
+    expect(slice('', limits(), WHOLE, random).finalBreak).toBe(false);
+    expect(slice('a\r\n', limits(), WHOLE, random).finalBreak).toBe(true);
   });
 
   it('counts an empty last line when the text ends with two breaks', () => {

@@ -7,6 +7,8 @@ export interface FileFacts {
   readonly xxh64: string;
   sha256: string | null;
   readonly bom: boolean;
+  /** The last line is terminated by a break. */
+  readonly finalBreak: boolean;
   /** `[line, byte, ...]` pairs of a large UTF-8 file, ascending; null for small files. */
   readonly index: Float64Array | null;
 }
@@ -46,6 +48,7 @@ export class FactsCache {
       xxh64: payload.xxh64,
       sha256: payload.sha256 ?? known?.sha256 ?? null,
       bom: payload.bom,
+      finalBreak: payload.finalBreak,
       index: payload.index,
     });
   }
@@ -84,5 +87,6 @@ export function seekHint(version: string, facts: FileFacts, offset: number): See
     totalLines: facts.totalLines,
     xxh64: facts.xxh64,
     bom: facts.bom,
+    finalBreak: facts.finalBreak,
   };
 }

@@ -59,6 +59,12 @@ export interface WindowFields {
   readonly totalLines: number;
   /** Why lines after `endLine` were left out, or null when the window reached the end. */
   readonly stop: StopReason | null;
+  /**
+   * True when the input ends with a line break (its last line is terminated); false when it is
+   * empty or its last line runs to the end. When the caller stopped early, the value it passed
+   * to `end`. For dialects that reproduce a file's own text (a split on breaks ends with "").
+   */
+  readonly finalBreak: boolean;
   /** How many shown lines were cut at `maxLineChars` or to fit the budget. */
   readonly cutLines: number;
   /** The first line that was cut, or null: where a column read would continue. */
@@ -185,9 +191,9 @@ export class LineSlicer {
 
   /**
    * Ends the input. A caller that stopped pushing once the window closed passes the file's
-   * line count, known from an earlier full scan.
+   * line count and whether it ends with a break, known from an earlier full scan.
    */
-  end(knownTotal?: number): SliceResult {
+  end(knownTotal?: number, knownFinalBreak?: boolean): SliceResult {
     if (this.#pendingCR) {
       this.#pendingCR = false;
       this.#endings.cr++;
@@ -206,6 +212,7 @@ export class LineSlicer {
       endLine,
       totalLines,
       stop: endLine < totalLines ? (this.#budgetStop ?? 'lines') : null,
+      finalBreak: knownFinalBreak ?? (!trailing && this.#endings.lf + this.#endings.crlf + this.#endings.cr > 0),
       cutLines: this.#cutLines,
       firstCutLine: this.#firstCutLine,
       column: this.#columnFacts,
@@ -492,6 +499,7 @@ export function windowFields(slice: SliceResult): WindowFields {
     endLine: slice.endLine,
     totalLines: slice.totalLines,
     stop: slice.stop,
+    finalBreak: slice.finalBreak,
     cutLines: slice.cutLines,
     firstCutLine: slice.firstCutLine,
     column: slice.column,

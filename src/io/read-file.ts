@@ -164,7 +164,7 @@ function readFromHint(reading: Reading, job: TextJob, hint: SeekHint): FilePaylo
     if (stop !== null) throw new Refusal(stop, { bytesRead: position - hint.byte, size });
   }
   checkStable(opened);
-  const slice = slicer.end(hint.totalLines);
+  const slice = slicer.end(hint.totalLines, hint.finalBreak);
   return {
     kind: 'text',
     ...facts(opened, size, hint.xxh64),
@@ -212,8 +212,11 @@ function readTail(reading: Reading, job: TextJob): FilePayload {
     if (stop !== null) throw new Refusal(stop, { bytesRead: position - start, size });
   }
   checkStable(opened);
-  // Numbered from the end, the last line is -1: a window ending before it stops early.
-  const slice = slicer.end(-1);
+  // Numbered from the end, the last line is -1: a window ending before it stops early, so the
+  // file's last byte says whether its last line is terminated.
+  const last = Buffer.alloc(1);
+  const lastBreak = fs.readSync(opened.fd, last, 0, 1, size - 1) === 1 && (last[0] === 0x0a || last[0] === 0x0d);
+  const slice = slicer.end(-1, lastBreak);
   return {
     kind: 'text',
     ...facts(opened, size, null),
@@ -286,7 +289,7 @@ function binaryOrRefuse(reading: Reading, job: TextJob, nulAt: number): BinaryPa
   checkStable(opened);
   // Media under a name that does not say so (no extension, or a wrong one): the main thread
   // sends it to the media pool instead, unless the caller asked for the raw bytes.
-  if (!job.allowBinary) {
+  if (!job.allowBinary && job.media !== false) {
     const head = Buffer.alloc(Math.min(1024, size));
     const media = sniffMedia(head.subarray(0, fs.readSync(opened.fd, head, 0, head.length, 0)));
     if (media !== null) throw new Refusal('binary_file', { size, nulAt, sha256: null, media });

@@ -35,6 +35,10 @@ function modelPart(part: ContentPart): ModelPart {
       return { type: 'image-data', data: part.data, mediaType: part.mimeType };
     case 'document':
       return { type: 'file-data', data: part.data, mediaType: part.mimeType, filename: 'document.pdf' };
+    case 'audio':
+      return { type: 'file-data', data: part.data, mediaType: part.mimeType };
+    case 'resource':
+      return { type: 'file-data', data: part.data, mediaType: part.mimeType, filename: part.uri.slice(part.uri.lastIndexOf('/') + 1) };
   }
 }
 

@@ -11,7 +11,13 @@
  * const out = await read.execute({ absolute_path: '/srv/workspace/src/app.ts' }, { session: 'agent-7' });
  */
 import type { Engine } from './engine.js';
+import { createClaudeCodeTools } from './dialects/claude-code.js';
+import { createCommaTools } from './dialects/comma.js';
+import { createGeminiCliTools } from './dialects/gemini-cli.js';
+import { createMcpFilesystemTools } from './dialects/mcp-filesystem.js';
+import { createPilotdeckTools } from './dialects/pilotdeck.js';
 import { createReadpoolTools } from './dialects/readpool-tool.js';
+import { createXmlTools } from './dialects/xml.js';
 import type { ToolDefinition, ToolOptions } from './dialects/tool.js';
 
 export type { ContentPart, JsonSchema, ToolContext, ToolDefinition, ToolOptions, ToolOutput } from './dialects/tool.js';
@@ -19,6 +25,12 @@ export type { ContentPart, JsonSchema, ToolContext, ToolDefinition, ToolOptions,
 /** Each dialect's tool factory, by the dialect's name. */
 const DIALECTS = {
   readpool: createReadpoolTools,
+  'gemini-cli': createGeminiCliTools,
+  comma: createCommaTools,
+  xml: createXmlTools,
+  'mcp-filesystem': createMcpFilesystemTools,
+  'claude-code': createClaudeCodeTools,
+  pilotdeck: createPilotdeckTools,
 } as const satisfies Record<string, (engine: Engine, options: ToolOptions) => ToolDefinition[]>;
 
 export type DialectName = keyof typeof DIALECTS;

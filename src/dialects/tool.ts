@@ -16,7 +16,10 @@ import type { ReadResult } from '../result.js';
 export type ContentPart =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'image'; readonly mimeType: string; readonly data: string }
-  | { readonly type: 'document'; readonly mimeType: 'application/pdf'; readonly data: string };
+  | { readonly type: 'document'; readonly mimeType: 'application/pdf'; readonly data: string }
+  | { readonly type: 'audio'; readonly mimeType: string; readonly data: string }
+  /** A file's bytes as an embedded resource (MCP's `resource` with a `blob`), named by `uri`. */
+  | { readonly type: 'resource'; readonly uri: string; readonly mimeType: string; readonly data: string };
 
 /** What a tool answers: content for the model, whether it is an error, and structured data. */
 export interface ToolOutput {

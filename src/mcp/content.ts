@@ -16,6 +16,10 @@ function mcpPart(part: ContentPart): McpContent {
       return { type: 'image', data: part.data, mimeType: part.mimeType };
     case 'document':
       return { type: 'resource', resource: { uri: 'readpool://document.pdf', mimeType: part.mimeType, blob: part.data } };
+    case 'audio':
+      return { type: 'audio', data: part.data, mimeType: part.mimeType };
+    case 'resource':
+      return { type: 'resource', resource: { uri: part.uri, mimeType: part.mimeType, blob: part.data } };
   }
 }
 

@@ -32,7 +32,7 @@ async function call(client: McpClient, tool: string, args: Record<string, unknow
 }
 
 /** Every call, in order: (tool, arguments). */
-function plan(set: FixtureSet): Array<[string, Record<string, unknown>]> {
+export function plan(set: FixtureSet): Array<[string, Record<string, unknown>]> {
   const calls: Array<[string, Record<string, unknown>]> = [];
   const at = (name: string): string => fixture(set, name).path;
   for (const f of set.fixtures) {

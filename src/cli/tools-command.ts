@@ -20,8 +20,9 @@ export async function runTools(argv: readonly string[], usageError: UsageError):
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'readpool-tools-'));
   const engine = await createEngine({ root, threads: 1 });
   try {
-    const tools = createTools(engine, dialect).map(({ name, aliases, description, inputSchema, outputSchema, annotations }) => ({
+    const tools = createTools(engine, dialect).map(({ name, title, aliases, description, inputSchema, outputSchema, annotations }) => ({
       name,
+      title,
       ...(aliases.length > 0 ? { aliases } : {}),
       description,
       inputSchema,

@@ -9,6 +9,8 @@ import type { ReadError } from '../errors.js';
 export const TEXT_TOOL = {
   name: 'read_text_file',
   title: 'Read Text File',
+  /** The server's deprecated `read_file`: the same handler, still answered, no longer listed. */
+  aliases: ['read_file'],
   description:
     'Read the complete contents of a file from the file system as text. ' +
     'Handles various text encodings and provides detailed error messages ' +

@@ -32,8 +32,8 @@ const mediaItem = z.union([
   z.strictObject({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string() }),
   z.strictObject({ type: z.literal('resource'), resource: z.strictObject({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }) }),
 ]);
-const TEXT_OUTPUT = jsonSchemaOf(z.strictObject({ content: z.string() }));
-const MEDIA_OUTPUT = jsonSchemaOf(z.strictObject({ content: z.array(mediaItem) }));
+const TEXT_OUTPUT = jsonSchemaOf(z.strictObject({ content: z.string() }), 'draft-07');
+const MEDIA_OUTPUT = jsonSchemaOf(z.strictObject({ content: z.array(mediaItem) }), 'draft-07');
 
 /** Raw lines, never cut for length (the server has no line cap): only the output budget stops them. */
 export const RENDER: RenderSpec = { format: { numbered: false }, cutMarker: '', cut: 'budget' };
@@ -175,6 +175,7 @@ export function createMcpFilesystemTools(engine: Engine, _options: ToolOptions =
   const textTool = defineTool({
     ...prose.TEXT_TOOL,
     schema: textSchema,
+    schemaDraft: 'draft-07',
     outputSchema: TEXT_OUTPUT,
     invalid: (issues, input) => invalid(prose.TEXT_TOOL.name, issues, input),
     run: (input, context) =>
@@ -194,6 +195,7 @@ export function createMcpFilesystemTools(engine: Engine, _options: ToolOptions =
   const mediaTool = defineTool({
     ...prose.MEDIA_TOOL,
     schema: mediaSchema,
+    schemaDraft: 'draft-07',
     outputSchema: MEDIA_OUTPUT,
     invalid: (issues, input) => invalid(prose.MEDIA_TOOL.name, issues, input),
     run: (input, context) =>
@@ -205,6 +207,7 @@ export function createMcpFilesystemTools(engine: Engine, _options: ToolOptions =
   const multipleTool = defineTool({
     ...prose.MULTIPLE_TOOL,
     schema: multipleSchema,
+    schemaDraft: 'draft-07',
     outputSchema: TEXT_OUTPUT,
     invalid: (issues, input) => invalid(prose.MULTIPLE_TOOL.name, issues, input),
     run: async (input, context) => {

@@ -57,7 +57,9 @@ export interface ToolDefinition {
   readonly inputSchema: JsonSchema;
   /** The shape of `data`, when the original tool declares one (MCP's `outputSchema`). */
   readonly outputSchema?: JsonSchema;
-  readonly annotations: { readonly title: string; readonly readOnlyHint: true; readonly openWorldHint: false };
+  /** A short human-readable name (MCP's `title`). */
+  readonly title: string;
+  readonly annotations: { readonly readOnlyHint: true; readonly openWorldHint: false };
   execute(input: unknown, context?: ToolContext): Promise<ToolOutput>;
 }
 
@@ -81,6 +83,8 @@ export interface DialectTool<S extends z.ZodType> {
   readonly aliases?: readonly string[];
   readonly description: string;
   readonly schema: S;
+  /** Announce the input schema as this JSON Schema draft, `$schema` key included, as the original does. */
+  readonly schemaDraft?: 'draft-07';
   /** The JSON Schema of `data`, when the original tool declares one. */
   readonly outputSchema?: JsonSchema;
   /** Input that fails the schema, answered in the dialect's own words. */
@@ -96,8 +100,9 @@ export function defineTool<S extends z.ZodType>(tool: DialectTool<S>): ToolDefin
     name: tool.name,
     aliases: tool.aliases ?? [],
     description: tool.description,
-    inputSchema: jsonSchemaOf(tool.schema),
-    annotations: { title: tool.title, readOnlyHint: true, openWorldHint: false },
+    inputSchema: jsonSchemaOf(tool.schema, tool.schemaDraft),
+    title: tool.title,
+    annotations: { readOnlyHint: true, openWorldHint: false },
     async execute(input: unknown, context: ToolContext = {}): Promise<ToolOutput> {
       if (typeof context !== 'object' || context === null) throw new TypeError('execute(input, context): context must be an object');
       const parsed = tool.schema.safeParse(input);
@@ -113,13 +118,14 @@ export function defineTool<S extends z.ZodType>(tool: DialectTool<S>): ToolDefin
 }
 
 /**
- * The JSON Schema of a tool's input, generated from its zod schema: without the `$schema` key
- * and without the safe-integer bounds zod adds to every integer, so it reads as the original
- * tool's schema does.
+ * The JSON Schema of a tool's input, generated from its zod schema without the safe-integer
+ * bounds zod adds to every integer, so it reads as the original tool's schema does. Without a
+ * `draft`, the `$schema` key is left out; with one, the schema is that draft and says so.
  */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const generated: Record<string, unknown> = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) };
-  delete generated.$schema;
+export function jsonSchemaOf(schema: z.ZodType, draft?: 'draft-07'): JsonSchema {
+  const target = draft === 'draft-07' ? 'draft-7' : 'draft-2020-12';
+  const generated: Record<string, unknown> = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target }) };
+  if (draft === undefined) delete generated.$schema;
   return stripSafeBounds(generated) as JsonSchema;
 }
 

@@ -35,6 +35,7 @@ export function callResultOf(output: ToolOutput, tool: ToolDefinition): CallTool
 export function toolOf(tool: ToolDefinition): Tool {
   const listed: Tool = {
     name: tool.name,
+    title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     annotations: { ...tool.annotations },

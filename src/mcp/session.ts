@@ -6,9 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine.js';
@@ -31,7 +29,8 @@ export function createSession(options: SessionOptions): { server: Server; sessio
   const { engine, tools, log } = options;
   const session = `mcp-${randomUUID()}`;
   const server = new Server({ name: 'readpool', version: options.version }, { capabilities: { tools: {} } });
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  // A tool answers to its aliases too (names the original tool also had), unlisted.
+  const byName = new Map(tools.flatMap((tool) => [tool.name, ...tool.aliases].map((name) => [name, tool] as const)));
   /** The client's roots narrowed to the engine's; undefined while the client sets none. */
   let roots: readonly string[] | undefined;
 
@@ -55,7 +54,9 @@ export function createSession(options: SessionOptions): { server: Server; sessio
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (tool === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}; this server has ${[...byName.keys()].join(', ')}.`);
+      // A result the model can act on, not a protocol error.
+      const names = tools.map((known) => known.name).join(', ');
+      return { content: [{ type: 'text', text: `There is no tool named ${JSON.stringify(request.params.name)} on this server. Call one of: ${names}.` }], isError: true };
     }
     const token = request.params._meta?.progressToken;
     const context: ToolContext = {

@@ -80,7 +80,8 @@ describe('the gemini-cli tool definition', () => {
   it('is read_file with the seed description and parameter schema, verbatim', () => {
     expect(DIALECT_NAMES).toContain('gemini-cli');
     expect(tool.name).toBe('read_file');
-    expect(tool.annotations).toEqual({ title: 'ReadFile', readOnlyHint: true, openWorldHint: false });
+    expect(tool.title).toBe('ReadFile');
+    expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(tool.description).toBe(
       "Reads and returns the content of a specified file. If the file is large, the content will be truncated. The tool's response will clearly indicate if truncation has occurred and will provide details on how to read more of the file using the 'offset' and 'limit' parameters. Handles text, images (PNG, JPG, GIF, WEBP, SVG, BMP), and PDF files. For text files, it can read specific line ranges.",
     );

@@ -42,12 +42,13 @@ function failed(text: string): ToolOutput {
 const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`).join('\n');
 
 describe('the tool definitions', () => {
-  it('are the server three read tools, with its descriptions and schemas', () => {
+  it("are the server's three read tools, with its titles, descriptions and schemas", () => {
     expect(DIALECT_NAMES).toContain('mcp-filesystem');
     expect(readText.description).toBe(
       "Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.",
     );
-    expect(readText.annotations).toEqual({ title: 'Read Text File', readOnlyHint: true, openWorldHint: false });
+    expect(readText.title).toBe('Read Text File');
+    expect(readText.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(readText.inputSchema).toEqual({
       type: 'object',
       properties: {
@@ -57,17 +58,19 @@ describe('the tool definitions', () => {
       },
       required: ['path'],
       additionalProperties: false,
+      $schema: 'http://json-schema.org/draft-07/schema#',
     });
     expect(readText.outputSchema).toEqual({
       type: 'object',
       properties: { content: { type: 'string' } },
       required: ['content'],
       additionalProperties: false,
+      $schema: 'http://json-schema.org/draft-07/schema#',
     });
     expect(readMedia.description).toBe(
       'Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.',
     );
-    expect(readMedia.inputSchema).toEqual({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false });
+    expect(readMedia.inputSchema).toEqual({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false, $schema: 'http://json-schema.org/draft-07/schema#' });
     expect(readMultiple.description).toBe(
       "Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.",
     );
@@ -83,6 +86,7 @@ describe('the tool definitions', () => {
       },
       required: ['paths'],
       additionalProperties: false,
+      $schema: 'http://json-schema.org/draft-07/schema#',
     });
   });
 });

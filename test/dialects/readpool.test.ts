@@ -43,7 +43,8 @@ describe('the native tool definition', () => {
   it('is named read, read-only, with a JSON Schema generated from its zod schema', () => {
     expect(DIALECT_NAMES).toContain('readpool');
     expect(tool.name).toBe('read');
-    expect(tool.annotations).toEqual({ title: 'Read file', readOnlyHint: true, openWorldHint: false });
+    expect(tool.title).toBe('Read file');
+    expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(tool.inputSchema).toMatchObject({
       type: 'object',
       required: ['path'],

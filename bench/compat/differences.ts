@@ -17,7 +17,7 @@ export const DIFFERENCES: readonly Difference[] = [
   { cases: /^gemini-cli \.\.\/outside\.txt /, reason: "readpool never reads outside its roots (the seed's tool refuses it too; the bare function does not check)" },
   // mcp-filesystem: what the official server lacks
   {
-    cases: /^mcp-filesystem (exec|serve) +read_text_file (lf|crlf|bom-utf8|long-line|lines-2500|unicode)\.txt tail=[23]$/,
+    cases: /^mcp-filesystem (exec|serve) +read_text_file (lf\.txt|crlf\.txt|bom-utf8\.txt|long-line\.txt|lines-2500\.txt|unicode\.txt|notebook\.ipynb) tail=[23]$/,
     reason: 'tail=N gives the last N lines; the original counts the final line break as an empty line and gives N-1',
   },
   { cases: /^mcp-filesystem (exec|serve) +read_text_file utf16(le|be)\.txt/, reason: 'UTF-16 text is decoded; the original returns its raw bytes as UTF-8 (NULs and U+FFFD)' },

@@ -99,6 +99,12 @@ const SPECS: readonly Spec[] = [
   },
   { name: 'unicode.txt', kind: 'text', about: 'multi-byte UTF-8 (2, 3, 4 bytes)', bytes: Buffer.from('héllo\n世界\n😀 end\n') },
   {
+    name: 'notebook.ipynb',
+    kind: 'text',
+    about: 'a two-cell Jupyter notebook (JSON, indented, trailing newline)',
+    bytes: Buffer.from(`${JSON.stringify({ cells: [{ cell_type: 'markdown', metadata: {}, source: ['# Title'] }, { cell_type: 'code', metadata: {}, source: ['print(1)'], outputs: [], execution_count: 1 }], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`),
+  },
+  {
     name: 'binary.bin',
     kind: 'binary',
     about: 'bytes 00..0f then "text" then 00 00',

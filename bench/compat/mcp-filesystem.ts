@@ -70,6 +70,7 @@ export function plan(set: FixtureSet): Array<[string, Record<string, unknown>]> 
     ['read_multiple_files', { paths: ['lf.txt', at('binary.bin')] }],
     ['read_multiple_files', { paths: [] }],
     ['read_media_file', { path: at('image.png') }],
+    ['read_media_file', { path: at('notebook.ipynb') }],
     ['read_media_file', { path: at('binary.bin') }],
     ['read_media_file', { path: at('binary.dat') }],
     ['read_media_file', { path: lf }],

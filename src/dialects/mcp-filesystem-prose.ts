@@ -161,7 +161,3 @@ export function describeFailure(error: ReadError, absolute: string, allowed: rea
 export function describeMediaAsText(absolute: string, kind: 'image' | 'pdf'): string {
   return `Cannot read ${absolute} as text: it is ${kind === 'pdf' ? 'a PDF' : 'an image'}. Use read_media_file to get it as base64.`;
 }
-
-export function describeNotebookAsMedia(absolute: string): string {
-  return `Cannot read ${absolute} as media: it is a Jupyter notebook. Use read_text_file to read its cells and outputs.`;
-}

@@ -86,13 +86,12 @@ function textOf(result: ReadResult, mode: Mode, absolute: string): { ok: boolean
   switch (result.kind) {
     case 'text':
       return { ok: true, text: withBudgetNotice(bodyOf(result, mode), result) };
-    case 'notebook':
-      return { ok: true, text: withBudgetNotice(result.content, result) };
     case 'pdf':
       return { ok: false, text: prose.describeMediaAsText(absolute, 'pdf') };
     case 'image':
     case 'description':
     case 'binary': // never: text reads do not allow binary
+    case 'notebook': // never: notebooks are read with media: false
     case 'unchanged': // never: every read is fresh
       return { ok: false, text: prose.describeMediaAsText(absolute, 'image') };
   }
@@ -115,8 +114,6 @@ function mediaOutput(result: ReadResult, absolute: string): ToolOutput {
     }
     case 'description':
       return { content: [text(result.text)], isError: false, data: { content: [] } };
-    case 'notebook':
-      return textOutput(prose.describeNotebookAsMedia(absolute), true);
     case 'pdf':
       if (result.data === null) return textOutput(prose.describeMediaAsText(absolute, 'pdf'), true);
       data = result.data;
@@ -130,8 +127,9 @@ function mediaOutput(result: ReadResult, absolute: string): ToolOutput {
       data = Buffer.from(bodyOf(result, 'whole')).toString('base64');
       break;
     }
-    case 'unchanged':
-      throw new Error('read_media_file reads with fresh: true and never gets a stub');
+    case 'notebook': // never: notebooks are read with media: false
+    case 'unchanged': // never: every read is fresh
+      throw new Error(`read_media_file: unexpected ${result.kind} result`);
   }
   const type = mimeType.startsWith('image/') ? 'image' : mimeType.startsWith('audio/') ? 'audio' : 'resource';
   if (type === 'resource') {
@@ -162,7 +160,9 @@ export function createMcpFilesystemTools(engine: Engine, _options: ToolOptions =
     const roots = allowed(context);
     return prose.describeFailure(error, absoluteOf(requested, roots), roots);
   };
-  const read = (request: ReadRequest, context: ToolContext) => readFor(engine, { fresh: true, render: RENDER, ...request }, context);
+  // A notebook is a file like any other to the server: its JSON as text, its bytes as a resource.
+  const read = (request: ReadRequest, context: ToolContext) =>
+    readFor(engine, { fresh: true, render: RENDER, ...(/\.ipynb$/i.test(request.path) ? { media: false } : {}), ...request }, context);
   // Failures are answered here, where the call's roots are known, rather than by `fail`.
   const answered = async (requested: string, context: ToolContext, run: () => Promise<ToolOutput>) => {
     try {

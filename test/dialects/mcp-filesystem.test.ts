@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
 /**
  * The MCP filesystem server's read tools through `createTools(engine, 'mcp-filesystem')`: the
  * server's names, schemas and exact texts (its `structuredContent` as `data`), and readpool's
@@ -173,10 +175,8 @@ describe('read_text_file', () => {
     );
   });
 
-  it('renders a notebook as its cells and outputs', async () => {
-    expect(await readText.execute({ path: 'notebook.ipynb' })).toEqual(
-      answered('[cell 1: markdown]\n# Title\nSome text\n[cell 2: code, code]\nprint(1 + 1)\n[output: stdout]\n2'),
-    );
+  it('returns a notebook as its JSON text, as any other file', async () => {
+    expect(await readText.execute({ path: 'notebook.ipynb' })).toEqual(answered(fs.readFileSync(ws.files.notebook, 'utf8')));
   });
 
   it('never answers with an unchanged stub: the server has none', async () => {
@@ -235,10 +235,11 @@ describe('read_media_file', () => {
     );
   });
 
-  it('points a notebook to read_text_file', async () => {
-    expect(await readMedia.execute({ path: 'notebook.ipynb' })).toEqual(
-      failed(`Cannot read ${ws.files.notebook} as media: it is a Jupyter notebook. Use read_text_file to read its cells and outputs.`),
-    );
+  it('returns a notebook as an embedded resource of its bytes, as any other file', async () => {
+    const output = await readMedia.execute({ path: 'notebook.ipynb' });
+    const blob = fs.readFileSync(ws.files.notebook).toString('base64');
+    expect(output.isError).toBe(false);
+    expect(output.data).toEqual({ content: [{ type: 'resource', resource: { uri: pathToFileURL(ws.files.notebook).href, mimeType: 'application/octet-stream', blob } }] });
   });
 
   it('answers missing, directory and outside paths as read_text_file does', async () => {

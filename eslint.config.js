@@ -25,6 +25,9 @@ export default tseslint.config(
     // Plain worker and child-process entries the hostile suite runs as they are (Node 20 threads load no TypeScript).
     files: ['test/hostile/workers/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      parserOptions: { projectService: false, project: null },
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' },
+    },
   },
 );

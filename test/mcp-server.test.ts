@@ -2,19 +2,15 @@
  * `readpool serve` end to end: the built CLI spawned as a child process and driven by the MCP
  * SDK's own `Client`, over stdio and over streamable HTTP, as a host would drive it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDialectWorkspace, type DialectWorkspace } from './support/dialect-workspace.js';
+import { INITIALIZE, startHttp, stdioClient, textOf } from './support/mcp-server.js';
 import { removeTempDir } from './support/temp-dir.js';
-
-const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
 
 let ws: DialectWorkspace;
 
@@ -24,34 +20,9 @@ beforeAll(async () => {
 
 afterAll(() => removeTempDir(ws.base));
 
-function textOf(result: CallToolResult): string {
-  const [part] = result.content;
-  if (part?.type !== 'text') throw new Error(`expected text first, got ${JSON.stringify(result.content).slice(0, 200)}`);
-  return part.text;
-}
-
-/** The server's exit status, reported by the shell that runs it on its stderr. */
-function stdioClient(extraArgs: string[] = [], roots?: string[]): { client: Client; transport: StdioClientTransport; exit: Promise<string> } {
-  const command = ['node', JSON.stringify(CLI), 'serve', '--root', JSON.stringify(ws.root), ...extraArgs].join(' ');
-  const transport = new StdioClientTransport({ command: 'sh', args: ['-c', `${command}; echo "exit status $?" >&2`], stderr: 'pipe' });
-  let stderr = '';
-  const exit = new Promise<string>((resolve) => {
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /exit status (\d+)/.exec(stderr);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-  });
-  const client = new Client({ name: 'test', version: '1.0.0' }, roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } });
-  if (roots !== undefined) {
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((root) => ({ uri: pathToFileURL(root).href })) }));
-  }
-  return { client, transport, exit };
-}
-
 describe('readpool serve over stdio', () => {
   it('lists the tools, reads text, an image and a PDF page, refuses outside the root, and exits 0 on stdin close', async () => {
-    const { client, transport, exit } = stdioClient();
+    const { client, transport, exit } = stdioClient(ws.root);
     await client.connect(transport);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['read']);
@@ -79,7 +50,7 @@ describe('readpool serve over stdio', () => {
 
   it('narrows the served roots to the client roots, never widens them', async () => {
     const narrowed = path.join(ws.root, 'dir');
-    const { client, transport, exit } = stdioClient([], [narrowed, path.join(ws.base, 'elsewhere')]);
+    const { client, transport, exit } = stdioClient(ws.root, [], [narrowed, path.join(ws.base, 'elsewhere')]);
     await client.connect(transport);
     // The roots are asked for after initialisation: wait until a read outside the narrow root is refused.
     let refused: CallToolResult | null = null;
@@ -99,24 +70,9 @@ describe('readpool serve over stdio', () => {
   });
 });
 
-async function startHttp(env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: URL; exit: Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--root', ws.root, '--http', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<URL>((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (match?.[1] !== undefined) resolve(new URL(match[1]));
-    });
-    child.once('exit', () => reject(new Error(`server exited: ${stderr}`)));
-  });
-  return { child, url, exit };
-}
-
 describe('readpool serve over streamable HTTP', () => {
   it('serves a client, then shuts down cleanly on SIGTERM', async () => {
-    const { child, url, exit } = await startHttp();
+    const { child, url, exit } = await startHttp(ws.root);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
     const result = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt', offset: 2 } })) as CallToolResult;
@@ -129,18 +85,12 @@ describe('readpool serve over streamable HTTP', () => {
   });
 
   it('refuses a request with a foreign Origin, and one without the token when a token is set', async () => {
-    const { child, url, exit } = await startHttp({ READPOOL_TOKEN: 'sesame' });
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
-    };
+    const { child, url, exit } = await startHttp(ws.root, { READPOOL_TOKEN: 'sesame' });
     const post = (headers: Record<string, string>) =>
       fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        body: JSON.stringify(initialize),
+        body: JSON.stringify(INITIALIZE),
       });
     expect((await post({ authorization: 'Bearer sesame', origin: 'http://evil.example' })).status).toBe(403);
     expect((await post({})).status).toBe(401);

@@ -134,10 +134,10 @@ describe('load', () => {
     };
     const attempt = (request: ReadRequest, signal?: AbortSignal) =>
       engine.read(request, signal === undefined ? {} : { signal }).then(
-        (result) => ({ what: result.kind as string, retryAfterMs: 0 }),
+        (result) => ({ what: result.kind, retryAfterMs: 0 }),
         (error: unknown) => {
           if (!(error instanceof ReadError)) throw error;
-          return { what: error.code as string, retryAfterMs: Number(error.details.retryAfterMs) };
+          return { what: error.code, retryAfterMs: Number(error.details.retryAfterMs) };
         },
       );
     const one = async (session: number, i: number) => {

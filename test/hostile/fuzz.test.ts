@@ -115,7 +115,7 @@ describe('fuzz', () => {
   for (const dialect of DIALECT_NAMES) {
     it(`dialect ${dialect}: ${RUNS.perTool} random inputs a tool (its fields with any values, or anything at all) -> a result, never a throw, never the secret`, async () => {
       for (const tool of createTools(engine, dialect)) {
-        const fields = Object.keys((tool.inputSchema.properties ?? {}) as object);
+        const fields = Object.keys((tool.inputSchema.properties ?? {}));
         const input = fc.oneof(
           { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...fields, 'extra'), fc.oneof(hostilePath(), fieldValue(), fc.array(hostilePath(), { maxLength: 3 })), { maxKeys: 5 }) },
           { weight: 1, arbitrary: fc.anything() },

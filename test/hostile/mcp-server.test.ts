@@ -183,6 +183,10 @@ describe('MCP server over HTTP: hostile requests', () => {
     server = await startHttp(ws.root, { READPOOL_TOKEN: TOKEN });
   });
 
+  it('binds to loopback when no --host is given: 127.0.0.1', () => {
+    expect(server.url.hostname).toBe('127.0.0.1');
+  });
+
   afterAll(async () => {
     server.child.kill('SIGTERM');
     expect(await server.exit).toBe(0);

@@ -30,10 +30,13 @@ beforeAll(async () => {
   at('truncated.jpg', jpeg.subarray(0, Math.floor(jpeg.length * 0.6)));
   at('html.png', '<!doctype html>\n<html><body>Not Found</body></html>\n');
   at('empty.png', '');
-  // Distinct frames (an encoder merges identical ones).
+  // Frames that differ clearly from their neighbours (the encoder drops near-duplicates).
   const frames = Buffer.alloc(8 * 8 * 3 * GIF_FRAMES);
-  for (let f = 0; f < GIF_FRAMES; f++) frames.fill(f % 251, f * 192, (f + 1) * 192);
+  for (let f = 0; f < GIF_FRAMES; f++) {
+    for (let p = 0; p < 64; p++) frames.set([(f * 37) % 256, p % 2 ? 255 : 0, Math.floor(f / 12) % 256], f * 192 + p * 3);
+  }
   await sharp(frames, { raw: { width: 8, height: 8 * GIF_FRAMES, channels: 3, pageHeight: 8 } }).gif().toFile(path.join(ws.root, 'frames.gif'));
+  expect((await sharp(path.join(ws.root, 'frames.gif'), { pages: -1 }).metadata()).pages).toBe(GIF_FRAMES);
   at('encrypted.pdf', textPdf(2, 'encrypt=aes-256,user-password=secret,owner-password=owner'));
   at('corrupt.pdf', `%PDF-1.7\n${'garbage that is not a PDF object\n'.repeat(40)}`);
   at('nested.pdf', nestedPdf(100_000));

@@ -124,7 +124,7 @@ function startWriter(file: string, mutation: Mutation): { stop: () => Promise<vo
        i++;
        try {
          if (w.mutation === 'grow') fs.appendFileSync(w.file, 'appended line\\n'.repeat(100));
-         else if (w.mutation === 'shrink') fs.truncateSync(w.file, i % 2 ? 1000 : body.length);
+         else if (w.mutation === 'shrink') { if (i % 2) fs.truncateSync(w.file, 1000); else fs.writeFileSync(w.file, body); }
          else if (w.mutation === 'replace') { fs.writeFileSync(w.file + '.new', body.replace(/original/g, 'replaced')); fs.renameSync(w.file + '.new', w.file); }
          else { fs.rmSync(w.file, { force: true }); fs.writeFileSync(w.file, body); }
        } catch {}

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { formatReport, type ScenarioReport } from './report.js';
 import { fairness } from './scenarios/fairness.js';
 import { largeFile } from './scenarios/large-file.js';
+import { mcp } from './scenarios/mcp.js';
 import { media } from './scenarios/media.js';
 import { pagination } from './scenarios/pagination.js';
 import { reread } from './scenarios/reread.js';
@@ -29,6 +30,7 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   're-read': () => reread(projectRoot),
   fairness: (rounds) => fairness(projectRoot, rounds),
   media: () => media(projectRoot),
+  mcp: (rounds) => mcp(projectRoot, rounds),
 };
 
 const { values } = parseArgs({

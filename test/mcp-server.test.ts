@@ -9,8 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDialectWorkspace, type DialectWorkspace } from './support/dialect-workspace.js';
-import { INITIALIZE, startHttp, stdioClient, textOf } from './support/mcp-server.js';
-import { removeTempDir } from './support/temp-dir.js';
+import { INITIALIZE, startHttp, stdioClient, textOf, withRoots } from './support/mcp-server.js';
+import { removeTempDir, writeFile } from './support/temp-dir.js';
 
 let ws: DialectWorkspace;
 
@@ -20,68 +20,143 @@ beforeAll(async () => {
 
 afterAll(() => removeTempDir(ws.base));
 
+/** What a host checks first, the same over either transport: tools, text, an image, a PDF page, a refusal. */
+async function readsLikeAHost(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(['read']);
+  expect(tools[0]?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+
+  const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
+  expect(text.isError).toBe(false);
+  expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
+
+  const image = (await client.callTool({ name: 'read', arguments: { path: 'image.png' } })) as CallToolResult;
+  expect(image.content[1]).toEqual({ type: 'image', mimeType: 'image/png', data: fs.readFileSync(ws.files.image).toString('base64') });
+
+  const page = (await client.callTool({ name: 'read', arguments: { path: 'big.pdf', pages: '2' } })) as CallToolResult;
+  expect(page.isError).toBe(false);
+  expect(page.content.map((part) => part.type)).toEqual(['text', 'image']);
+
+  const outside = (await client.callTool({ name: 'read', arguments: { path: ws.outside } })) as CallToolResult;
+  expect(outside.isError).toBe(true);
+  expect(textOf(outside)).toContain('is outside the workspace');
+  expect(JSON.stringify(outside)).not.toContain('secret outside the root');
+}
+
+/** Reads until the server has asked for the client's roots and a read of normal.txt is refused. */
+async function seesRootsNarrowed(client: Client): Promise<void> {
+  // The roots are asked for after initialisation: wait until a read outside the narrow root is refused.
+  let refused: CallToolResult | null = null;
+  for (let i = 0; i < 50 && refused === null; i++) {
+    const result = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
+    if (result.isError === true) refused = result;
+    else await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(refused).not.toBeNull();
+  const inside = (await client.callTool({ name: 'read', arguments: { path: 'dir/inside.txt' } })) as CallToolResult;
+  expect(textOf(inside)).toBe('1\tinside');
+  // The client's other root lies outside the served root: it adds nothing.
+  const outside = (await client.callTool({ name: 'read', arguments: { path: ws.outside } })) as CallToolResult;
+  expect(outside.isError).toBe(true);
+}
+
+/** The client's roots: the served root's dir/ (inside it) and a folder beside the served root. */
+function clientRoots(): string[] {
+  return [path.join(ws.root, 'dir'), path.join(ws.base, 'elsewhere')];
+}
+
 describe('readpool serve over stdio', () => {
   it('lists the tools, reads text, an image and a PDF page, refuses outside the root, and exits 0 on stdin close', async () => {
     const { client, transport, exit } = stdioClient(ws.root);
     await client.connect(transport);
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['read']);
-    expect(tools[0]?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
-
-    const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
-    expect(text.isError).toBe(false);
-    expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
-
-    const image = (await client.callTool({ name: 'read', arguments: { path: 'image.png' } })) as CallToolResult;
-    expect(image.content[1]).toEqual({ type: 'image', mimeType: 'image/png', data: fs.readFileSync(ws.files.image).toString('base64') });
-
-    const page = (await client.callTool({ name: 'read', arguments: { path: 'big.pdf', pages: '2' } })) as CallToolResult;
-    expect(page.isError).toBe(false);
-    expect(page.content.map((part) => part.type)).toEqual(['text', 'image']);
-
-    const outside = (await client.callTool({ name: 'read', arguments: { path: ws.outside } })) as CallToolResult;
-    expect(outside.isError).toBe(true);
-    expect(textOf(outside)).toContain('is outside the workspace');
-    expect(JSON.stringify(outside)).not.toContain('secret outside the root');
-
+    await readsLikeAHost(client);
     await client.close();
     expect(await exit).toBe('0');
   });
 
   it('narrows the served roots to the client roots, never widens them', async () => {
-    const narrowed = path.join(ws.root, 'dir');
-    const { client, transport, exit } = stdioClient(ws.root, [], [narrowed, path.join(ws.base, 'elsewhere')]);
+    const { client, transport, exit } = stdioClient(ws.root, [], clientRoots());
     await client.connect(transport);
-    // The roots are asked for after initialisation: wait until a read outside the narrow root is refused.
-    let refused: CallToolResult | null = null;
-    for (let i = 0; i < 50 && refused === null; i++) {
-      const result = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
-      if (result.isError === true) refused = result;
-      else await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(refused).not.toBeNull();
-    const inside = (await client.callTool({ name: 'read', arguments: { path: 'dir/inside.txt' } })) as CallToolResult;
-    expect(textOf(inside)).toBe('1\tinside');
-    // The client's other root lies outside the served root: it adds nothing.
-    const outside = (await client.callTool({ name: 'read', arguments: { path: ws.outside } })) as CallToolResult;
-    expect(outside.isError).toBe(true);
+    await seesRootsNarrowed(client);
+    await client.close();
+    expect(await exit).toBe('0');
+  });
+
+  it('serves the mcp-filesystem dialect: its three tools, the read_file alias, progress over many files, an unknown tool as a result', async () => {
+    const { client, transport, exit } = stdioClient(ws.root, ['--dialect', 'mcp-filesystem']);
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['read_text_file', 'read_media_file', 'read_multiple_files']);
+
+    const text = (await client.callTool({ name: 'read_text_file', arguments: { path: ws.files.normal, tail: 2 } })) as CallToolResult;
+    expect(textOf(text)).toBe('beta\ngamma');
+    const alias = (await client.callTool({ name: 'read_file', arguments: { path: ws.files.normal } })) as CallToolResult;
+    expect(textOf(alias)).toBe('alpha\nbeta\ngamma\n');
+
+    const progress: Array<{ progress: number; total?: number | undefined }> = [];
+    const paths = [ws.files.normal, ws.files.crlf, ws.files.empty, path.join(ws.root, 'dir/inside.txt')];
+    const many = (await client.callTool({ name: 'read_multiple_files', arguments: { paths } }, undefined, {
+      onprogress: (update) => progress.push(update),
+    })) as CallToolResult;
+    expect(many.isError).toBeFalsy();
+    expect(textOf(many)).toContain('inside\n');
+    // One notification per file answered, counting up, each sent before the result. The SDK's
+    // client handles a notification a microtask after it arrives and a result at once, so the
+    // last one, read in the same chunk as the result, may find its listener already gone.
+    const counts = progress.map((update) => update.progress);
+    expect(counts.length).toBeGreaterThanOrEqual(paths.length - 1);
+    expect(counts).toEqual([1, 2, 3, 4].slice(0, counts.length));
+    expect(progress.every((update) => update.total === paths.length)).toBe(true);
+
+    const unknown = (await client.callTool({ name: 'write_file', arguments: { path: 'x' } })) as CallToolResult;
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toBe('There is no tool named "write_file" on this server. Call one of: read_text_file, read_media_file, read_multiple_files.');
     await client.close();
     expect(await exit).toBe('0');
   });
 });
 
 describe('readpool serve over streamable HTTP', () => {
-  it('serves a client, then shuts down cleanly on SIGTERM', async () => {
+  it('lists the tools, reads text, an image and a PDF page, refuses outside the root, and exits 0 on SIGTERM', async () => {
     const { child, url, exit } = await startHttp(ws.root);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
-    const result = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt', offset: 2 } })) as CallToolResult;
-    expect(textOf(result)).toBe('2\tbeta\n3\tgamma');
-    const outside = (await client.callTool({ name: 'read', arguments: { path: ws.outside } })) as CallToolResult;
-    expect(outside.isError).toBe(true);
+    await readsLikeAHost(client);
     await client.close();
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
+  });
+
+  it('narrows the served roots to the client roots, never widens them', async () => {
+    const { child, url, exit } = await startHttp(ws.root);
+    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+    await withRoots(client, clientRoots()).connect(new StreamableHTTPClientTransport(url));
+    await seesRootsNarrowed(client);
+    await client.close();
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
+  });
+
+  it('answers a call in flight when SIGTERM arrives, then exits 0', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => writeFile(ws.root, `many/file-${i}.txt`, `file ${i}\n`.repeat(200)));
+    const { child, url, exit, stderr } = await startHttp(ws.root, {}, ['--dialect', 'mcp-filesystem']);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    let signalled = false;
+    const result = (await client.callTool({ name: 'read_multiple_files', arguments: { paths: many } }, undefined, {
+      // The first progress notification proves the call is in flight: stop the server then.
+      onprogress: () => {
+        if (signalled) return;
+        signalled = true;
+        child.kill('SIGTERM');
+      },
+    })) as CallToolResult;
+    expect(signalled).toBe(true);
+    expect(result.isError).toBeFalsy();
+    const text = textOf(result);
+    for (const i of [0, 199, 399]) expect(text).toContain(`file ${i}\n`);
+    expect(await exit).toBe(0);
+    expect(stderr()).toMatch(/shutting down \(SIGTERM\): answering 1 call\(s\) in flight/);
   });
 
   it('refuses a request with a foreign Origin, and one without the token when a token is set', async () => {

@@ -20,6 +20,8 @@ export interface HttpOptions extends SessionOptions {
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A body this many times over the limit is not read to its end: the connection is cut. */
 const DISCARD_FACTOR = 16;
+/** How long a shutdown lets open connections finish writing. */
+const CLOSE_GRACE_MS = 2_000;
 
 export interface HttpServer {
   /** The port bound (useful with port 0). */
@@ -84,11 +86,14 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   return {
     port,
     close: async () => {
-      await Promise.all([...transports.values()].map((transport) => transport.close()));
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Idle keep-alive connections would hold `close` for their timeout.
-      server.closeAllConnections();
+      await Promise.all([...transports.values()].map((transport) => transport.close()));
+      // Idle keep-alive connections would hold `close` for their timeout; a connection still
+      // writing an answer is given a moment to finish before it is cut.
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
       await stopped;
+      clearTimeout(force);
     },
   };
 }

@@ -60,6 +60,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     shuttingDown ??= (async () => {
       log(`shutting down (${reason}): answering ${inFlight.size} call(s) in flight`);
       await Promise.race([Promise.allSettled([...inFlight]), delay(DRAIN_MS)]);
+      // The SDK writes a call's answer a few ticks after the call settles: let it out first.
+      await new Promise((resolve) => setImmediate(resolve));
       await stopTransport().catch(() => undefined);
       await options.engine.close();
       resolveClosed();

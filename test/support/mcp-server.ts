@@ -17,6 +17,12 @@ export function textOf(result: CallToolResult): string {
   return part.text;
 }
 
+/** Answers the server's roots request with `roots` (directories, as file:// URIs). */
+export function withRoots(client: Client, roots: readonly string[]): Client {
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((root) => ({ uri: pathToFileURL(root).href })) }));
+  return client;
+}
+
 /** A client over stdio to `serve --root root`; `exit` is the server's exit status, reported by the shell that runs it. */
 export function stdioClient(root: string, extraArgs: string[] = [], roots?: string[]): { client: Client; transport: StdioClientTransport; exit: Promise<string> } {
   const command = ['node', JSON.stringify(CLI), 'serve', '--root', JSON.stringify(root), ...extraArgs].join(' ');
@@ -29,19 +35,22 @@ export function stdioClient(root: string, extraArgs: string[] = [], roots?: stri
       if (match?.[1] !== undefined) resolve(match[1]);
     });
   });
-  const client = new Client({ name: 'test', version: '1.0.0' }, roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } });
-  if (roots !== undefined) {
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((entry) => ({ uri: pathToFileURL(entry).href })) }));
-  }
-  return { client, transport, exit };
+  if (roots === undefined) return { client: new Client({ name: 'test', version: '1.0.0' }), transport, exit };
+  const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+  return { client: withRoots(client, roots), transport, exit };
 }
 
 /** `serve --root root --http 0` with `env` added; resolves once it logs its URL. */
-export async function startHttp(root: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: URL; exit: Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--root', root, '--http', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startHttp(
+  root: string,
+  env: NodeJS.ProcessEnv = {},
+  extraArgs: string[] = [],
+): Promise<{ child: ChildProcess; url: URL; exit: Promise<number | null>; stderr: () => string }> {
+  const args = [CLI, 'serve', '--root', root, '--http', '0', ...extraArgs];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
   const url = await new Promise<URL>((resolve, reject) => {
-    let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = /at (http:\/\/\S+\/mcp)/.exec(stderr);
@@ -49,7 +58,7 @@ export async function startHttp(root: string, env: NodeJS.ProcessEnv = {}): Prom
     });
     child.once('exit', () => reject(new Error(`server exited: ${stderr}`)));
   });
-  return { child, url, exit };
+  return { child, url, exit, stderr: () => stderr };
 }
 
 /** An MCP initialize request, as a client's first message. */

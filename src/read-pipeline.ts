@@ -10,9 +10,9 @@ import { kindByName } from './media/kind.js';
 import type { MediaPayload } from './media/wire.js';
 import type { ResolvedOptions } from './options.js';
 import type { ReadLedger } from './read-ledger.js';
-import { parseFast, parseWithSchema, type ParsedRequest, type ReadRequest } from './request.js';
+import { parseFast, parseWithSchema, withDefaults, type ParsedRequest, type ReadRequest } from './request.js';
 import type { ReadResult, UnchangedResult } from './result.js';
-import { isSettled, rangeOf, shapeOf, versionKey } from './result-keys.js';
+import { isDefaultShape, isSettled, rangeOf, shapeOf, VersionMemo } from './result-keys.js';
 import { markOf, mediaResult, resultBytes, textResult } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
 import type { CancelHook, Scheduler } from './scheduler.js';
@@ -50,9 +50,17 @@ export class ReadPipeline {
   readonly results: LRUCache<string, ReadResult> | null;
   readonly facts = new FactsCache(FACTS_BYTES);
   readonly flights = new SingleFlight();
+  readonly #versions = new VersionMemo();
+  /** A request of only a path, and its range and shape strings, built once. */
+  readonly #plain: ParsedRequest;
+  readonly #plainRange: string;
+  readonly #plainShape: string;
 
   constructor(parts: PipelineParts) {
     this.#p = parts;
+    this.#plain = withDefaults({ path: '' }, parts.options);
+    this.#plainRange = rangeOf(this.#plain);
+    this.#plainShape = shapeOf(this.#plain, this.#plainRange);
     this.results =
       parts.options.cacheBytes === 0 ? null : new LRUCache<string, ReadResult>({ maxSize: parts.options.cacheBytes, sizeCalculation: resultBytes });
   }
@@ -98,8 +106,9 @@ export class ReadPipeline {
       const outcome = await scheduler.submit(this.#job(req, absolute, null, deadline), remainingMs, signal, req.session ?? '');
       return this.#settled(await media.rerouted(outcome, req, absolute, deadline, remainingMs, signal), req, subject);
     }
-    const version = versionKey(stat);
-    const range = rangeOf(req);
+    const version = this.#versions.key(absolute, stat);
+    const plain = isDefaultShape(req, this.#plain);
+    const range = plain ? this.#plainRange : rangeOf(req);
     const session = req.session;
     // No check of the path's canonical place before a cache answers (README, Sandbox: what a
     // cache may serve): a hit needs the same inode at the same version, so its bytes are the
@@ -116,10 +125,11 @@ export class ReadPipeline {
         return this.#stub(held, 'same_content');
       }
     }
-    const key = `${absolute}|${version}|${shapeOf(req, range)}`;
+    const shape = plain ? this.#plainShape : shapeOf(req, range);
+    const key = `${absolute}|${version}|${shape}`;
     let result = this.results?.get(key);
     if (result !== undefined) ledger.resultHits++;
-    else result = await this.#shared(key, req, absolute, version, Number(stat.size), signal, subject, startedAt, remainingMs);
+    else result = await this.#shared(key, shape, req, absolute, version, Number(stat.size), signal, subject, startedAt, remainingMs);
     if (session === null || result.kind === 'unchanged') return result;
     const settled = isSettled(result.version, startedAt, options.settleMs);
     if (held !== undefined && held.path === result.path && result.xxh64 !== null && result.xxh64 === held.xxh64) {
@@ -149,6 +159,7 @@ export class ReadPipeline {
    */
   async #shared(
     key: string,
+    shape: string,
     req: ParsedRequest,
     absolute: string,
     version: string,
@@ -162,7 +173,7 @@ export class ReadPipeline {
     if (flight !== undefined) this.#p.ledger.singleFlightJoins++;
     else {
       this.#p.ledger.resultMisses++;
-      flight = this.#start(key, req, absolute, version, size, startedAt);
+      flight = this.#start(key, shape, req, absolute, version, size, startedAt);
     }
     const outcome = await this.flights.join(flight, remainingMs, req.timeoutMs, signal);
     if (!outcome.ok) throw this.#failure(outcome, req, subject);
@@ -170,7 +181,7 @@ export class ReadPipeline {
     return flight.result;
   }
 
-  #start(key: string, req: ParsedRequest, absolute: string, version: string, size: number, startedAt: number): Flight {
+  #start(key: string, shape: string, req: ParsedRequest, absolute: string, version: string, size: number, startedAt: number): Flight {
     const { options, scheduler, media } = this.#p;
     const known = req.sha256 ? undefined : this.facts.get(version);
     const seek = known === undefined ? null : seekHint(version, known, req.offset);
@@ -207,7 +218,7 @@ export class ReadPipeline {
       if (!isSettled(payload.version, startedAt, options.settleMs)) return;
       if (payload.kind === 'text') this.facts.learn(payload);
       // Keyed by the version the worker read, which may be newer than the one stat saw.
-      this.results?.set(`${absolute}|${payload.version}|${shapeOf(req, rangeOf(req))}`, flight.result);
+      this.results?.set(payload.version === version ? key : `${absolute}|${payload.version}|${shape}`, flight.result);
     });
   }
 

@@ -64,7 +64,7 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
   let current = start();
   const retiring = new Set<Promise<void>>();
   return {
-    run: async (batch) => (await current.run(batch)).map(decodeOutcome),
+    run: async (batch) => (await current.run(batch)).map((wire, i) => decodeOutcome(wire, batch.paths[i] ?? '')),
     recycle: () => {
       const old = current;
       current = start();

@@ -1,19 +1,17 @@
-import { SessionLedger, type ReadMark } from './cache/sessions.js';
+import { SessionLedger } from './cache/sessions.js';
 import { findRoot } from './core/containment.js';
-import { describeChange, describeError, RENDER } from './dialects/readpool.js';
-import { ReadError, type ReadErrorCode } from './errors.js';
-import { statFile } from './io/probe.js';
+import { describeError } from './dialects/readpool.js';
+import { ReadError } from './errors.js';
 import { MediaLane } from './media-lane.js';
-import { MediaPool } from './media-pool.js';
+import type { MediaPool } from './media-pool.js';
 import { resolveOptions, type EngineOptions, type ResolvedOptions } from './options.js';
 import { ReadLedger } from './read-ledger.js';
 import { fail, ReadPipeline, subjectOf } from './read-pipeline.js';
 import type { ReadRequest } from './request.js';
 import type { ReadResult } from './result.js';
-import { versionKey } from './result-keys.js';
 import { Sandbox } from './sandbox.js';
-import { Scheduler, type SchedulerStats } from './scheduler.js';
-import { createTextPool, type TextPool } from './text-pool.js';
+import { Scheduler } from './scheduler.js';
+import type { TextPool } from './text-pool.js';
 import { TurnGate } from './turn-gate.js';
 
 /** Pool tasks in flight: two per thread, so a worker's next batch is already waiting for it. */
@@ -38,62 +36,11 @@ const CLOSE_GRACE_MS = 5000;
  */
 const READS_PER_TURN = 128;
 
-/** Media tasks a media worker runs before it is replaced (mupdf's WASM heap never shrinks). */
-const MEDIA_RECYCLE_TASKS = 200;
-/** An idle media pool stops its worker after this long. */
-const MEDIA_IDLE_MS = 30_000;
-/** Notebooks are parsed whole as JSON; larger ones are refused before parsing. */
-const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
+import type { CallOptions, EngineStats, LastRead, ReadSettled, UnchangedCheck } from './engine-types.js';
+import { startPools } from './pools.js';
+import { checkUnchanged } from './unchanged-check.js';
 
-export interface CallOptions {
-  /** Cancels the read: a queued read is dropped, a running one stops at its next chunk. */
-  readonly signal?: AbortSignal;
-}
-
-/** One entry of `readMany`'s answer, in request order. */
-export type ReadSettled =
-  | { readonly ok: true; readonly request: ReadRequest; readonly result: ReadResult }
-  | { readonly ok: false; readonly request: ReadRequest; readonly error: ReadError };
-
-/** What `lastRead` reports: when a session read a file, which version and content, which lines. */
-export type LastRead = Readonly<ReadMark>;
-
-/** The answer of `checkUnchanged`, for a host's edit tool deciding whether a write is stale. */
-export interface UnchangedCheck {
-  readonly unchanged: boolean;
-  /**
-   * `same_version`: not written since the read. `same_content`: written (touched, checked out)
-   * but byte-identical. `modified`, `deleted`: changed since the read. `not_read`: the session
-   * holds no read of this file (never read, forgotten, or evicted).
-   */
-  readonly reason: 'same_version' | 'same_content' | 'modified' | 'deleted' | 'not_read';
-  /** For a model: what changed and what to do before writing. Null when unchanged. */
-  readonly message: string | null;
-  readonly lastRead: LastRead | null;
-}
-
-export interface CacheStats {
-  readonly result: { readonly hits: number; readonly misses: number; readonly entries: number; readonly bytes: number };
-  readonly stub: { readonly hits: number };
-  readonly singleFlight: { readonly joins: number; readonly inFlight: number };
-  readonly lineIndex: { readonly hits: number; readonly versions: number; readonly bytes: number };
-  readonly hash: { readonly hits: number };
-  readonly sessions: { readonly sessions: number; readonly entries: number };
-}
-
-export interface EngineStats extends SchedulerStats {
-  /** Of `queued`, the reads not started yet: held at the gate until their session has room. */
-  readonly notStarted: number;
-  /** The media pool: started by the first media read; replaced after large renders. */
-  readonly media: { readonly started: boolean; readonly recycles: number };
-  readonly threads: number;
-  readonly roots: readonly string[];
-  readonly answered: number;
-  readonly cache: CacheStats;
-  /** Errors answered so far, by code. */
-  readonly errors: Readonly<Partial<Record<ReadErrorCode, number>>>;
-  readonly closed: boolean;
-}
+export type { CacheStats, CallOptions, EngineStats, LastRead, ReadSettled, UnchangedCheck } from './engine-types.js';
 
 /**
  * A sandboxed read engine over a worker pool. Create it with {@link createEngine}.
@@ -209,36 +156,7 @@ export class Engine {
    * tool refuses a stale write with `message`, which says what changed and what to do.
    */
   async checkUnchanged(session: string, path: string, expect: { readonly sha256?: string } = {}): Promise<UnchangedCheck> {
-    const located = this.#sandbox.locate(path);
-    const mark = located.ok ? (this.#sessions.last(session, located.absolute) ?? null) : null;
-    const stat = located.ok ? statFile(located.absolute) : null;
-    const version = stat === null ? null : versionKey(stat);
-    const answer = (unchanged: boolean, reason: UnchangedCheck['reason']): UnchangedCheck => ({
-      unchanged,
-      reason,
-      message: unchanged ? null : describeChange(reason, path, mark, stat === null ? null : Number(stat.size)),
-      lastRead: mark,
-    });
-    if (expect.sha256 === undefined && mark === null) return answer(false, 'not_read');
-    if (stat === null || version === null) return answer(false, mark === null && expect.sha256 === undefined ? 'not_read' : 'deleted');
-    if (expect.sha256 === undefined && mark?.settled === true && mark.version === version) return answer(true, 'same_version');
-    const wanted = expect.sha256 ?? mark?.sha256 ?? null;
-    const known = this.#pipeline.facts.get(version);
-    let current = wanted !== null ? known?.sha256 : known?.xxh64;
-    if (current !== undefined && current !== null) this.#ledger.hashHits++;
-    else {
-      try {
-        const result = await this.#pipeline.read({ path, limit: 1, allowBinary: true, ...(wanted !== null ? { hash: 'sha256' as const } : {}) }, undefined);
-        current = result.kind === 'unchanged' ? null : wanted !== null ? result.sha256 : result.xxh64;
-      } catch (error) {
-        if (error instanceof ReadError && error.code === 'not_found') return answer(false, 'deleted');
-        // Anything else (now denied, outside the root, too large, unreadable): not what was read.
-        if (error instanceof ReadError && error.code !== 'internal' && error.code !== 'closed') return answer(false, 'modified');
-        throw error;
-      }
-    }
-    const same = current !== null && current === (wanted ?? mark?.xxh64);
-    return answer(same, same ? 'same_content' : 'modified');
+    return checkUnchanged({ sandbox: this.#sandbox, sessions: this.#sessions, ledger: this.#ledger, pipeline: this.#pipeline }, session, path, expect);
   }
 
   /** The canonical roots reads are confined to; relative paths resolve against the first. */
@@ -336,38 +254,6 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const resolved = resolveOptions(options);
   const sandbox = await Sandbox.create(resolved);
-  const cancel = new Int32Array(new SharedArrayBuffer(4 * inFlightBatches(resolved.threads) * resolved.batchSize));
-  const pool = createTextPool(
-    {
-      roots: sandbox.roots,
-      denySecrets: resolved.denySecrets,
-      deny: resolved.deny,
-      maxFileBytes: resolved.maxFileBytes,
-      maxBinaryBytes: resolved.maxBinaryBytes,
-      maxLineChars: resolved.maxLineChars,
-      render: RENDER,
-      cancel,
-    },
-    { threads: resolved.threads, nice: resolved.workerNice, heapMb: resolved.workerHeapMb },
-  );
-  const media = new MediaPool(
-    {
-      roots: sandbox.roots,
-      denySecrets: resolved.denySecrets,
-      deny: resolved.deny,
-      maxFileBytes: resolved.maxMediaBytes,
-      maxBinaryBytes: resolved.maxBinaryBytes,
-      budget: { maxBase64Bytes: resolved.maxImageBytes, maxSide: resolved.maxImageSide, maxPixels: resolved.maxImagePixels, timeoutSeconds: 30 },
-      maxNotebookBytes: MAX_NOTEBOOK_BYTES,
-      render: RENDER,
-    },
-    {
-      threads: resolved.mediaThreads,
-      nice: resolved.workerNice,
-      heapMb: resolved.workerHeapMb,
-      idleTimeoutMs: MEDIA_IDLE_MS,
-      recycleAfterTasks: MEDIA_RECYCLE_TASKS,
-    },
-  );
+  const { pool, media, cancel } = startPools(resolved, sandbox, inFlightBatches(resolved.threads) * resolved.batchSize);
   return new Engine(resolved, sandbox, pool, media, cancel);
 }

@@ -2,7 +2,10 @@
  * `npm run bench`: runs the scenarios, prints each with its ratios against the baselines
  * measured in the same run, and writes the figures to bench/results/latest.json.
  *
- *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N]
+ *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--out NAME]
+ *
+ * `--threads 1,2,4,8,15` sweeps the source-tree scenario's engine and bare-worker reference over
+ * those thread counts (default: one a core). `--out` names the JSON file (default latest.json).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,12 +20,14 @@ import { pagination } from './scenarios/pagination.js';
 import { reread } from './scenarios/reread.js';
 import { slicerMicro } from './scenarios/slicer-micro.js';
 import { sourceTree } from './scenarios/source-tree.js';
+import { startUp } from './scenarios/start-up.js';
 import { swarm } from './scenarios/swarm.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
-  'source-tree': (rounds) => sourceTree(projectRoot, rounds),
+  'source-tree': (rounds) => sourceTree(projectRoot, rounds, threads),
+  'start-up': () => startUp(projectRoot),
   'slicer-micro': () => slicerMicro(projectRoot),
   'large-file': () => largeFile(projectRoot),
   swarm: (rounds) => swarm(projectRoot, rounds),
@@ -34,8 +39,10 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
 };
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, rounds: { type: 'string', default: '6' } },
+  options: { only: { type: 'string' }, rounds: { type: 'string', default: '6' }, threads: { type: 'string' }, out: { type: 'string', default: 'latest.json' } },
 });
+const threads = values.threads?.split(',').map(Number);
+if (threads?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--threads takes whole numbers, like 1,2,4 (received ${values.threads})`);
 const names = values.only === undefined ? Object.keys(SCENARIOS) : values.only.split(',');
 const rounds = Number(values.rounds);
 
@@ -55,7 +62,7 @@ const output = {
   cpus: (await import('node:os')).availableParallelism(),
   reports,
 };
-const file = path.join(projectRoot, 'bench/results/latest.json');
+const file = path.join(projectRoot, 'bench/results', values.out);
 fs.mkdirSync(path.dirname(file), { recursive: true });
 fs.writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
-process.stdout.write(`\nfigures written to bench/results/latest.json\n`);
+process.stdout.write(`\nfigures written to bench/results/${values.out}\n`);

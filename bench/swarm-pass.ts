@@ -2,7 +2,10 @@
  * One pass of the swarm scenario in a process of its own, so that its peak RSS and its speed
  * are its own (no garbage from another pass). Prints one JSON line.
  *
- *   node dist/bench/swarm-pass.js engine|naive ROOT FILES SESSIONS
+ *   node dist/bench/swarm-pass.js engine|engine-misses|naive ROOT FILES SESSIONS
+ *
+ * `engine-misses` runs the engine with its result cache off, so every read is a miss: the
+ * host-thread cost of a miss under the swarm's shape (many sessions, one read each in flight).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +13,7 @@ import { createEngine } from '../src/index.js';
 import { LoopDelayProbe } from './event-loop.js';
 import { naiveRead } from './naive-reader.js';
 import { shuffled } from './stats.js';
+import { mainThreadCpuMs } from './thread-cpu.js';
 
 const [mode, root = '', fileCount = '500', sessionCount = '256'] = process.argv.slice(2);
 const files = fs.readFileSync(path.join(root, '.complete'), 'utf8').split('\n').filter(Boolean).slice(0, Number(fileCount));
@@ -17,22 +21,24 @@ for (const file of files) fs.readFileSync(path.join(root, file)); // page cache 
 const orders = Array.from({ length: Number(sessionCount) }, (_, session) => shuffled(files, session + 1));
 const probe = new LoopDelayProbe();
 
-if (mode === 'engine') {
-  const engine = await createEngine({ root });
+if (mode === 'engine' || mode === 'engine-misses') {
+  const engine = await createEngine(mode === 'engine' ? { root } : { root, cacheBytes: 0 });
   let errors = 0;
   probe.start();
   const started = performance.now();
+  const cpuStarted = mainThreadCpuMs();
   await Promise.all(
     orders.map(async (order, session) => {
       for (const file of order) await engine.read({ path: file, session: `agent-${session}` }).catch(() => errors++);
     }),
   );
   const ms = performance.now() - started;
+  const hostUsPerRead = ((mainThreadCpuMs() - cpuStarted) * 1000) / (files.length * orders.length);
   const loop = probe.stop();
   const { cache } = engine.stats();
   await engine.close();
   process.stdout.write(
-    `${JSON.stringify({ ms, loopP99: loop.p99, errors, resultHits: cache.result.hits, resultMisses: cache.result.misses, singleFlightJoins: cache.singleFlight.joins, sessions: cache.sessions.sessions })}\n`,
+    `${JSON.stringify({ ms, loopP99: loop.p99, hostUsPerRead, errors, resultHits: cache.result.hits, resultMisses: cache.result.misses, singleFlightJoins: cache.singleFlight.joins, sessions: cache.sessions.sessions })}\n`,
   );
 } else {
   probe.start();

@@ -104,7 +104,7 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
   const retiring = new Set<Promise<void>>();
   return {
     run: async (batch) => {
-      const outcomes = (await current.run(batch)).map(decodeOutcome);
+      const outcomes = (await current.run(batch)).map((wire, i) => decodeOutcome(wire, batch.paths[i] ?? ''));
       failures = 0;
       return outcomes;
     },

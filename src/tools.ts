@@ -19,6 +19,7 @@ import { createPilotdeckTools } from './dialects/pilotdeck.js';
 import { createReadpoolTools } from './dialects/readpool-tool.js';
 import { createXmlTools } from './dialects/xml.js';
 import type { ToolDefinition, ToolOptions } from './dialects/tool.js';
+import { isDialectName, DIALECT_NAMES, type DialectName } from './dialect-names.js';
 
 export type { ContentPart, JsonSchema, ToolContext, ToolDefinition, ToolOptions, ToolOutput } from './dialects/tool.js';
 
@@ -33,14 +34,12 @@ const DIALECTS = {
   pilotdeck: createPilotdeckTools,
 } as const satisfies Record<string, (engine: Engine, options: ToolOptions) => ToolDefinition[]>;
 
-export type DialectName = keyof typeof DIALECTS;
+/** The dialects readpool speaks (in `dialect-names.ts`, loadable without the dialects). */
+export { DIALECT_NAMES, isDialectName, type DialectName } from './dialect-names.js';
 
-/** The dialects readpool speaks, for hosts and command lines that let a user pick one. */
-export const DIALECT_NAMES: readonly DialectName[] = Object.freeze(Object.keys(DIALECTS) as DialectName[]);
-
-export function isDialectName(value: unknown): value is DialectName {
-  return typeof value === 'string' && Object.hasOwn(DIALECTS, value);
-}
+/** Every listed name has a factory here and every factory is listed: the build fails otherwise. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const DIALECT_NAMES_MATCH: Same<DialectName, keyof typeof DIALECTS> = true;
 
 /**
  * The tools of one dialect over `engine`: one tool for most dialects, three for

@@ -223,11 +223,15 @@ export type JobOutcome =
   | { readonly ok: true; readonly value: FilePayload }
   | { readonly ok: false; readonly code: ReadErrorCode; readonly details: Readonly<Record<string, unknown>> };
 
-/** Outcomes travel as tuples, for the same reason jobs travel as columns. */
+/**
+ * Outcomes travel as tuples, for the same reason jobs travel as columns. Every string in a
+ * message is a fresh copy on the host's heap, so a text outcome's path is null when it is the
+ * path the job asked for (the host has that string already), and its enumerations are numbers.
+ */
 export type WireOutcome =
   | readonly [
       kind: 0,
-      path: string,
+      path: string | null,
       relativePath: string,
       size: number,
       mtimeMs: number,
@@ -237,11 +241,11 @@ export type WireOutcome =
       startLine: number,
       endLine: number,
       totalLines: number | null,
-      stop: StopReason | null,
+      stop: number,
       cutLines: number,
-      encoding: TextEncoding,
+      encoding: number,
       bom: boolean,
-      lineEnding: LineEnding,
+      lineEnding: number,
       sha256: string | null,
       index: Float64Array | null,
       firstCutLine: number | null,
@@ -251,18 +255,24 @@ export type WireOutcome =
   | readonly [kind: 1, path: string, relativePath: string, size: number, mtimeMs: number, version: string, xxh64: string, data: string, sha256: string]
   | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>];
 
-export function encodeOutcome(outcome: JobOutcome): WireOutcome {
+const STOPS: readonly (StopReason | null)[] = [null, 'lines', 'bytes', 'tokens'];
+const ENCODINGS: readonly TextEncoding[] = ['utf-8', 'utf-16le', 'utf-16be'];
+const ENDINGS: readonly LineEnding[] = ['lf', 'crlf', 'cr', 'mixed', 'none'];
+
+/** `requested` is the job's path: a text outcome read at that very path does not repeat it. */
+export function encodeOutcome(outcome: JobOutcome, requested: string): WireOutcome {
   if (!outcome.ok) return [2, outcome.code, outcome.details];
   const v = outcome.value;
   if (v.kind === 'binary') return [1, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.data, v.sha256];
   return [
-    0, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.content, v.startLine, v.endLine,
-    v.totalLines, v.stop, v.cutLines, v.encoding, v.bom, v.lineEnding, v.sha256, v.index, v.firstCutLine, v.column,
-    v.finalBreak,
+    0, v.path === requested ? null : v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.content, v.startLine, v.endLine,
+    v.totalLines, STOPS.indexOf(v.stop), v.cutLines, ENCODINGS.indexOf(v.encoding), v.bom, ENDINGS.indexOf(v.lineEnding), v.sha256, v.index,
+    v.firstCutLine, v.column, v.finalBreak,
   ];
 }
 
-export function decodeOutcome(wire: WireOutcome): JobOutcome {
+/** `requested` is the job's path, which a text outcome's null path stands for. */
+export function decodeOutcome(wire: WireOutcome, requested: string): JobOutcome {
   switch (wire[0]) {
     case 2:
       return { ok: false, code: wire[1], details: wire[2] };
@@ -271,11 +281,14 @@ export function decodeOutcome(wire: WireOutcome): JobOutcome {
       return { ok: true, value: { kind: 'binary', path, relativePath, size, mtimeMs, version, xxh64, data, sha256 } };
     }
     case 0: {
-      const [, path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stop, cutLines, encoding, bom, lineEnding, sha256, index, firstCutLine, column, finalBreak] = wire;
+      const [, sent, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stopAt, cutLines, encodingAt, bom, endingAt, sha256, index, firstCutLine, column, finalBreak] = wire;
+      const stop = STOPS[stopAt] ?? null;
+      const encoding = ENCODINGS[encodingAt] ?? 'utf-8';
+      const lineEnding = ENDINGS[endingAt] ?? 'none';
       return {
         ok: true,
         value: {
-          kind: 'text', path, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine,
+          kind: 'text', path: sent ?? requested, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine,
           totalLines, stop, finalBreak, cutLines, firstCutLine, column, encoding, bom, lineEnding, sha256, index,
         },
       };

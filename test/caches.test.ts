@@ -140,13 +140,30 @@ describe('what the review found', () => {
     expect(again.content).toBe(result.content);
   });
 
-  it('never serves from the cache a file whose directory was moved out of the root and linked back', async () => {
-    writeFile(root, 'moving/a.txt', 'was inside\n');
-    expect(asText(await engine.read({ path: 'moving/a.txt', session: 's-moved' })).content).toBe('1\twas inside');
-    fs.renameSync(path.join(root, 'moving'), path.join(base, 'moved-out'));
-    fs.symlinkSync(path.join(base, 'moved-out'), path.join(root, 'moving'));
-    await expectReadError(engine.read({ path: 'moving/a.txt' }), 'outside_root');
-    await expectReadError(engine.read({ path: 'moving/a.txt', session: 's-moved' }), 'outside_root');
+  // The rule since hits stopped checking the path's canonical place (README, Sandbox): a hit
+  // needs the same inode at the same version, so a path whose meaning changed is answered from
+  // the cache only with the very bytes already served from inside the root; a file never read
+  // there, or any change to the one that was, goes to a worker, which refuses it.
+  it('after a directory moved out of the root and linked back, serves no byte that was not already served from inside the root', async () => {
+    const settled = await createEngine({ root, settleMs: 0 });
+    try {
+      writeFile(root, 'moving/a.txt', 'was inside\n');
+      writeFile(root, 'moving/b.txt', 'never read inside\n');
+      expect(asText(await settled.read({ path: 'moving/a.txt', session: 's-moved' })).content).toBe('1\twas inside');
+      fs.renameSync(path.join(root, 'moving'), path.join(base, 'moved-out'));
+      fs.symlinkSync(path.join(base, 'moved-out'), path.join(root, 'moving'));
+      // The same inode at the same version: the bytes already served, and nothing else.
+      expect(asText(await settled.read({ path: 'moving/a.txt' })).content).toBe('1\twas inside');
+      expect(await settled.read({ path: 'moving/a.txt', session: 's-moved' })).toMatchObject({ kind: 'unchanged', reason: 'same_version' });
+      // A file never read inside the root is refused through the link.
+      await expectReadError(settled.read({ path: 'moving/b.txt' }), 'outside_root');
+      // A write makes a new version, which no cache holds: refused, with or without a session.
+      fs.appendFileSync(path.join(base, 'moved-out', 'a.txt'), 'written outside\n');
+      await expectReadError(settled.read({ path: 'moving/a.txt' }), 'outside_root');
+      await expectReadError(settled.read({ path: 'moving/a.txt', session: 's-moved' }), 'outside_root');
+    } finally {
+      await settled.close();
+    }
   });
 
   it('checks a binary file the session read as base64, after a touch', async () => {

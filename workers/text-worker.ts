@@ -39,5 +39,5 @@ function runJob(job: TextJob): JobOutcome {
 }
 
 export default function runBatch(batch: JobBatch): WireOutcome[] {
-  return batch.paths.map((_, index) => encodeOutcome(runJob(decodeJob(batch, index, config))));
+  return batch.paths.map((path, index) => encodeOutcome(runJob(decodeJob(batch, index, config)), path));
 }

@@ -1,49 +1,97 @@
+import os from 'node:os';
 import path from 'node:path';
 import { Bench } from 'tinybench';
-import { createEngine } from '../../src/index.js';
+import { createEngine, type Engine } from '../../src/index.js';
+import { BareWorkers, FILES_PER_MESSAGE } from '../bare-workers.js';
 import { prepareSourceTree, warmPageCache } from '../corpus.js';
 import { forEachConcurrent, LoopDelayProbe, type LoopDelay } from '../event-loop.js';
 import { naiveRead, syncRead } from '../naive-reader.js';
-import type { Measurement, ScenarioReport } from '../report.js';
+import type { Measurement, ScenarioReport, Target } from '../report.js';
 import { collectGarbage, median } from '../stats.js';
+import { HostCpuMeter, THREAD_CPU_SOURCE } from '../thread-cpu.js';
 
 const FILES = 2500;
 const CONCURRENCY = 64;
 
+interface Task {
+  readonly name: string;
+  /** Stated, not detected: a plain arrow returning a promise would be timed as synchronous. */
+  readonly async: boolean;
+  readonly run: () => Promise<unknown> | void;
+  /** Main-thread CPU per read, for the engine's tasks. */
+  readonly meter?: HostCpuMeter;
+}
+
+/** The engine's figures at one thread count. */
+interface ThreadSet {
+  readonly threads: number;
+  readonly misses: Engine;
+  readonly hits: Engine;
+  readonly bare: BareWorkers;
+  readonly missMeter: HostCpuMeter;
+  readonly hitMeter: HostCpuMeter;
+  errors: number;
+}
+
+const engineName = (threads: number) => `readpool engine, ${threads} threads`;
+const hitsName = (threads: number) => `engine cache hits, ${threads} threads`;
+const bareName = (threads: number) => `bare workers, ${threads} threads`;
+const NAIVE = 'naive fs.promises reader';
+const SYNC = 'sync loop on the host thread';
+
 /**
- * Macro scenario: read every file of a real source tree at concurrency 64, through the engine
- * and through a naive in-process reader, in the same run; files/s and event-loop delay p99.
- * The tasks run in interleaved rounds (a tinybench run of each per round) so that a noisy,
- * shared machine slows all of them alike; figures are medians over every measured pass.
+ * Macro scenario: read every file of a real source tree at concurrency 64 through the engine
+ * (result cache off: every read a miss; and a second engine answering from its cache), the
+ * bare-worker reference at the same thread count, a naive in-process reader, and a sync loop,
+ * in the same run; then freshly created engines' first passes. Tasks run in interleaved rounds
+ * (a tinybench run of each per round) so a noisy shared machine slows all alike; figures are
+ * medians over every measured pass. `threadCounts` sweeps the engine and the reference.
  */
-export async function sourceTree(projectRoot: string, rounds: number): Promise<ScenarioReport> {
+export async function sourceTree(projectRoot: string, rounds: number, threadCounts: readonly number[] = [os.availableParallelism()]): Promise<ScenarioReport> {
   const { root, files } = prepareSourceTree(projectRoot, path.join(projectRoot, 'bench/.corpus/source-tree'), FILES);
   const absolute = files.map((file) => path.join(root, file));
   warmPageCache(root, files);
-  // No result cache: every pass reads every file, so this measures the read path itself (the
-  // swarm scenario measures the caches).
-  const engine = await createEngine({ root, cacheBytes: 0 });
-  let engineErrors = 0;
-
-  // `async` is stated, not detected: a plain arrow returning a promise would be timed as
-  // synchronous by tinybench, and its passes would overlap.
-  const tasks: readonly { name: string; async: boolean; run: () => Promise<void> | void }[] = [
-    {
-      name: 'readpool engine',
-      async: true,
-      run: () =>
+  const sets: ThreadSet[] = [];
+  for (const threads of threadCounts) {
+    const hits = await createEngine({ root, threads });
+    await forEachConcurrent(files, CONCURRENCY, (file) => hits.read({ path: file }).catch(() => undefined));
+    sets.push({
+      threads,
+      misses: await createEngine({ root, cacheBytes: 0, threads }),
+      hits,
+      bare: await BareWorkers.start(threads),
+      missMeter: new HostCpuMeter(),
+      hitMeter: new HostCpuMeter(),
+      errors: 0,
+    });
+  }
+  let measuring = false;
+  const engineTask = (name: string, set: ThreadSet, engine: Engine, meter: HostCpuMeter): Task => ({
+    name,
+    async: true,
+    meter,
+    run: () => {
+      const pass = () =>
         forEachConcurrent(files, CONCURRENCY, async (file) => {
-          await engine.read({ path: file }).catch(() => engineErrors++);
-        }),
+          await engine.read({ path: file }).catch(() => set.errors++);
+        });
+      return measuring ? meter.measure(files.length, pass) : pass();
     },
-    { name: 'naive fs.promises reader', async: true, run: () => forEachConcurrent(absolute, CONCURRENCY, naiveRead) },
+  });
+  const tasks: Task[] = [
+    { name: NAIVE, async: true, run: () => forEachConcurrent(absolute, CONCURRENCY, naiveRead) },
     {
-      name: 'sync loop on the host thread',
+      name: SYNC,
       async: false,
       run: () => {
         for (const file of absolute) syncRead(file);
       },
     },
+    ...sets.flatMap((set) => [
+      engineTask(engineName(set.threads), set, set.misses, set.missMeter),
+      engineTask(hitsName(set.threads), set, set.hits, set.hitMeter),
+      { name: bareName(set.threads), async: true, run: () => set.bare.readAll(absolute) },
+    ]),
   ];
   const probe = new LoopDelayProbe();
   const delays = new Map<string, LoopDelay[]>(tasks.map((task) => [task.name, []]));
@@ -59,10 +107,15 @@ export async function sourceTree(projectRoot: string, rounds: number): Promise<S
         beforeAll: (mode?: string) => {
           // Start every task on a collected heap, so none pays for another's garbage.
           collectGarbage();
-          if (mode === 'run') probe.start();
+          if (mode === 'run') {
+            probe.start();
+            measuring = true;
+          }
         },
         afterAll: (mode?: string) => {
-          if (mode === 'run') delays.get(task.name)?.push(probe.stop());
+          if (mode !== 'run') return;
+          measuring = false;
+          delays.get(task.name)?.push(probe.stop());
         },
       });
     }
@@ -73,16 +126,18 @@ export async function sourceTree(projectRoot: string, rounds: number): Promise<S
       samples.get(task.name)?.push(...(result.latency.samples ?? []));
     }
   }
-  const stats = engine.stats();
-  await engine.close();
+  const batchSizes = new Map(sets.map((set) => [set.threads, set.misses.stats().meanBatchSize]));
+  await Promise.all(sets.flatMap((set) => [set.misses.close(), set.hits.close(), set.bare.close()]));
 
   const measurements: Measurement[] = [];
   const rate = new Map<string, number>();
+  const loopP99 = new Map<string, number>();
   for (const task of tasks) {
     const passMs = median(samples.get(task.name) ?? []);
     const filesPerSecond = files.length / (passMs / 1000);
     rate.set(task.name, filesPerSecond);
     const loop = delays.get(task.name) ?? [];
+    loopP99.set(task.name, median(loop.map((delay) => delay.p99)));
     measurements.push({
       label: task.name,
       metrics: {
@@ -93,25 +148,87 @@ export async function sourceTree(projectRoot: string, rounds: number): Promise<S
         loopDelayP99Ms: median(loop.map((delay) => delay.p99)),
         worstRoundP99Ms: Math.max(...loop.map((delay) => delay.p99)),
         loopDelayMaxMs: Math.max(...loop.map((delay) => delay.max)),
+        ...(task.meter === undefined ? {} : { hostUsPerRead: task.meter.usPerRead }),
       },
     });
   }
-  const engineRate = rate.get('readpool engine') ?? 0;
-  const naiveRate = rate.get('naive fs.promises reader') ?? 1;
-  const ratio = engineRate / naiveRate;
-  const engineLoop = measurements[0]?.metrics.loopDelayP99Ms ?? Infinity;
-  measurements.push({
-    label: 'engine detail',
-    metrics: { files: files.length, errors: engineErrors, meanBatchSize: stats.meanBatchSize, threads: stats.threads },
-  });
+  const naiveRate = rate.get(NAIVE) ?? NaN;
+  const fresh = await freshPasses(root, files, threadCounts, rounds);
+  for (const pass of fresh) {
+    measurements.push({
+      label: `fresh engine first pass, ${pass.threads} threads`,
+      metrics: { filesPerSecond: pass.filesPerSecond, vsNaive: pass.filesPerSecond / naiveRate, createMs: pass.createMs, withCreateFilesPerSecond: pass.withCreate },
+    });
+  }
+  for (const set of sets) {
+    const engineRate = rate.get(engineName(set.threads)) ?? 0;
+    measurements.push({
+      label: `engine detail, ${set.threads} threads`,
+      metrics: {
+        vsNaive: engineRate / naiveRate,
+        vsBareWorkers: engineRate / (rate.get(bareName(set.threads)) ?? NaN),
+        hostUsPerMiss: set.missMeter.usPerRead,
+        hostUsPerHit: set.hitMeter.usPerRead,
+        ceilingReadsPerSecond: 1e6 / set.missMeter.usPerRead,
+        meanBatchSize: batchSizes.get(set.threads) ?? 0,
+        errors: set.errors,
+      },
+    });
+  }
+  // Targets are judged at the default thread count (one a core) when it was run, else the first.
+  const main = sets.find((set) => set.threads === os.availableParallelism()) ?? sets[0];
+  const targets: Target[] = [];
+  if (main !== undefined) {
+    const t = main.threads;
+    const engineRate = rate.get(engineName(t)) ?? 0;
+    const vsNaive = engineRate / naiveRate;
+    const vsBare = engineRate / (rate.get(bareName(t)) ?? NaN);
+    const firstPass = (fresh.find((pass) => pass.threads === t)?.filesPerSecond ?? 0) / naiveRate;
+    const loop = loopP99.get(engineName(t)) ?? Infinity;
+    targets.push(
+      { name: `engine/naive files per second (${t} threads)`, value: vsNaive, goal: '>= 2.5', met: vsNaive >= 2.5 },
+      { name: `engine/bare-worker reference (${t} threads)`, value: vsBare, goal: '>= 0.6', met: vsBare >= 0.6 },
+      { name: 'fresh engine first pass/naive', value: firstPass, goal: '>= 1.5', met: firstPass >= 1.5 },
+      { name: 'engine event-loop delay p99 (ms)', value: loop, goal: '<= 10', met: loop <= 10 },
+      { name: `host-thread CPU per miss (µs, ${THREAD_CPU_SOURCE})`, value: main.missMeter.usPerRead, goal: '<= 8', met: main.missMeter.usPerRead <= 8 },
+      { name: `host-thread CPU per cache hit (µs, ${THREAD_CPU_SOURCE})`, value: main.hitMeter.usPerRead, goal: '<= 4', met: main.hitMeter.usPerRead <= 4 },
+      { name: 'engine read errors', value: main.errors, goal: '= 0', met: main.errors === 0 },
+    );
+  }
   return {
     scenario: 'source-tree',
-    description: `${files.length} source files at concurrency ${CONCURRENCY}, engine vs naive reader (same run, ${rounds} interleaved rounds)`,
+    description: `${files.length} source files at concurrency ${CONCURRENCY}: engine (misses, hits), bare workers (${FILES_PER_MESSAGE} files a message), naive reader; threads ${threadCounts.join(',')}; ${rounds} interleaved rounds`,
     measurements,
-    targets: [
-      { name: 'engine/naive files per second', value: ratio, goal: '>= 2', met: ratio >= 2 },
-      { name: 'engine event-loop delay p99 (ms)', value: engineLoop, goal: '< 10', met: engineLoop < 10 },
-      { name: 'engine read errors', value: engineErrors, goal: '= 0', met: engineErrors === 0 },
-    ],
+    targets,
   };
+}
+
+interface FreshPass {
+  readonly threads: number;
+  readonly filesPerSecond: number;
+  readonly createMs: number;
+  readonly withCreate: number;
+}
+
+/** A first-time user's harness: create an engine, read the tree once, close; medians of `rounds`. */
+async function freshPasses(root: string, files: readonly string[], threadCounts: readonly number[], rounds: number): Promise<FreshPass[]> {
+  const out: FreshPass[] = [];
+  for (const threads of threadCounts) {
+    const passMs: number[] = [];
+    const createMs: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      collectGarbage();
+      const created = performance.now();
+      const engine = await createEngine({ root, threads });
+      const started = performance.now();
+      await forEachConcurrent(files, CONCURRENCY, (file) => engine.read({ path: file }).catch(() => undefined));
+      passMs.push(performance.now() - started);
+      createMs.push(started - created);
+      await engine.close();
+    }
+    const pass = median(passMs);
+    const create = median(createMs);
+    out.push({ threads, filesPerSecond: files.length / (pass / 1000), createMs: create, withCreate: files.length / ((pass + create) / 1000) });
+  }
+  return out;
 }

@@ -8,9 +8,8 @@ import { createEngine } from '../engine.js';
 import { ReadError } from '../errors.js';
 import type { EngineOptions } from '../options.js';
 import type { ReadRequest } from '../request.js';
-import { nativeOutput } from '../dialects/readpool-tool.js';
 import type { ToolDefinition } from '../dialects/tool.js';
-import { createTools, DIALECT_NAMES, isDialectName } from '../tools.js';
+import { DIALECT_NAMES, isDialectName } from '../dialect-names.js';
 import { errorText, wholeNumber, type UsageError } from './args.js';
 import { printOutput } from './output.js';
 
@@ -59,6 +58,7 @@ export async function runRead(argv: readonly string[], usageError: UsageError): 
   }
   try {
     if (dialect !== undefined) {
+      const { createTools } = await import('../tools.js');
       const tool = pickTool(createTools(engine, dialect), values.tool, usageError);
       const output = await tool.execute(file === undefined ? extraInput : { [firstField(tool)]: file, ...extraInput });
       if (values.json) process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
@@ -67,7 +67,7 @@ export async function runRead(argv: readonly string[], usageError: UsageError): 
     }
     const result = await engine.read(nativeRequest(file ?? '', values, usageError));
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    else printOutput(nativeOutput(result), values.out ?? null);
+    else printOutput((await import('../dialects/readpool-tool.js')).nativeOutput(result), values.out ?? null);
     return 0;
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;

@@ -9,14 +9,7 @@ import { serve, shutdownOnExit } from '../mcp/serve.js';
 import { createTools, DIALECT_NAMES, isDialectName } from '../tools.js';
 import { errorText, type UsageError } from './args.js';
 
-export const SERVE_USAGE = `serve: an MCP server over stdio (or streamable HTTP with --http) for the dialect's tools.
-  --root DIR      a directory the server may read (repeatable; default: the current directory).
-                  An MCP client's roots narrow these, never widen them.
-  --dialect NAME  which tools to serve: ${DIALECT_NAMES.join(', ')} (default readpool)
-  --http PORT     serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
-  --host ADDR     address to bind with --http (default 127.0.0.1)
-
-  READPOOL_TOKEN  when set, HTTP requests must send Authorization: Bearer <token>`;
+export { SERVE_USAGE } from './serve-usage.js';
 
 /** Runs the server until it is shut down; returns the exit status, or throws a usage error. */
 export async function runServe(argv: readonly string[], usageError: UsageError): Promise<number> {

@@ -145,13 +145,20 @@ describe('links', () => {
     }
   });
 
-  it('a cached directory moved out of the root and linked back is refused: moved/inner.txt -> outside_root', async () => {
+  // The rule for cache hits (README, Sandbox: what a cache may serve): a hit needs the same inode
+  // at the same settled version, so through a path whose meaning changed it can only hand out the
+  // bytes already served from inside the root; anything else goes to a worker, which refuses it.
+  it('a cached directory moved out of the root and linked back: moved/inner.txt serves only the bytes already served, moved/never-read.txt -> outside_root, a write -> outside_root', async () => {
     writeFile(ws.root, 'moved/inner.txt', 'moved\n');
+    writeFile(ws.root, 'moved/never-read.txt', 'never read inside\n');
     const cachedEngine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
     try {
       await check(cachedEngine, { path: 'moved/inner.txt' }, textIs('1\tmoved'));
       fs.renameSync(path.join(ws.root, 'moved'), path.join(ws.base, 'moved-out'));
       link(path.join(ws.base, 'moved-out'), 'moved');
+      await check(cachedEngine, { path: 'moved/inner.txt' }, textIs('1\tmoved'));
+      await check(cachedEngine, { path: 'moved/never-read.txt' }, 'outside_root');
+      fs.appendFileSync(path.join(ws.base, 'moved-out', 'inner.txt'), 'written outside\n');
       await check(cachedEngine, { path: 'moved/inner.txt' }, 'outside_root');
     } finally {
       await cachedEngine.close();

@@ -1,0 +1,11 @@
+/** The serve command's usage, apart from the command so that printing it loads no server. */
+import { DIALECT_NAMES } from '../dialect-names.js';
+
+export const SERVE_USAGE = `serve: an MCP server over stdio (or streamable HTTP with --http) for the dialect's tools.
+  --root DIR      a directory the server may read (repeatable; default: the current directory).
+                  An MCP client's roots narrow these, never widen them.
+  --dialect NAME  which tools to serve: ${DIALECT_NAMES.join(', ')} (default readpool)
+  --http PORT     serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
+  --host ADDR     address to bind with --http (default 127.0.0.1)
+
+  READPOOL_TOKEN  when set, HTTP requests must send Authorization: Bearer <token>`;

@@ -1,0 +1,124 @@
+import type { Ticket } from './ticket.js';
+
+/** Reads of at least this many bytes go to a worker alone, never delaying a batch of small ones. */
+export const SOLO_READ_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A batch stops growing at this many bytes of files: about a millisecond of a worker's time, so
+ * a read arriving from another session waits behind little work, whatever the file sizes.
+ */
+export const BATCH_BYTES = 256 * 1024;
+
+/** The reads one session has waiting, in order. */
+interface Lane {
+  readonly session: string;
+  tickets: Ticket[];
+  head: number;
+  /** Its reads still waiting (settled ones excluded). */
+  queued: number;
+}
+
+/**
+ * Waiting reads by session, served round-robin: one session's ten thousand reads cannot starve
+ * another's one.
+ */
+export class Lanes {
+  readonly #lanes = new Map<string, Lane>();
+  /** Lanes with reads waiting, visited round-robin from `#turn`. */
+  #ring: Lane[] = [];
+  #turn = 0;
+
+  /** Sessions with reads waiting. */
+  get count(): number {
+    return this.#ring.length;
+  }
+
+  push(ticket: Ticket): void {
+    let lane = this.#lanes.get(ticket.lane);
+    if (lane === undefined) {
+      lane = { session: ticket.lane, tickets: [], head: 0, queued: 0 };
+      this.#lanes.set(ticket.lane, lane);
+      this.#ring.push(lane);
+    }
+    lane.tickets.push(ticket);
+    lane.queued++;
+  }
+
+  /** Reads of one session waiting. */
+  queuedIn(session: string): number {
+    return this.#lanes.get(session)?.queued ?? 0;
+  }
+
+  /** A queued read was answered before it was sent (abort, timeout, close). */
+  left(ticket: Ticket): void {
+    const lane = this.#lanes.get(ticket.lane);
+    if (lane !== undefined && !ticket.retried && --lane.queued === 0) this.#drop(lane);
+  }
+
+  /** The deepest lanes: session and reads waiting. */
+  deepest(count: number): { session: string; queued: number }[] {
+    return this.#ring
+      .map((lane) => ({ session: lane.session, queued: lane.queued }))
+      .sort((a, b) => b.queued - a.queued)
+      .slice(0, count);
+  }
+
+  /** Every waiting read, emptying the lanes (on close). */
+  drain(): Ticket[] {
+    const out: Ticket[] = [];
+    for (const lane of this.#ring) {
+      for (let i = lane.head; i < lane.tickets.length; i++) {
+        const ticket = lane.tickets[i];
+        if (ticket !== undefined) out.push(ticket);
+      }
+    }
+    this.#ring = [];
+    this.#lanes.clear();
+    return out;
+  }
+
+  /**
+   * Takes up to `size` waiting reads, one per lane per turn. A batch holds at most
+   * `BATCH_BYTES` of files (or one larger read), and a read of `SOLO_READ_BYTES` or more goes alone.
+   */
+  take(size: number): Ticket[] {
+    const tickets: Ticket[] = [];
+    let bytes = 0;
+    while (tickets.length < size && this.#ring.length > 0) {
+      if (this.#turn >= this.#ring.length) this.#turn = 0;
+      const lane = this.#ring[this.#turn];
+      if (lane === undefined) break;
+      let ticket = lane.tickets[lane.head];
+      while (ticket !== undefined && ticket.state !== 'queued') ticket = lane.tickets[++lane.head];
+      if (ticket === undefined) {
+        this.#drop(lane);
+        continue;
+      }
+      const solo = ticket.cost >= SOLO_READ_BYTES;
+      if (tickets.length > 0 && (solo || bytes + ticket.cost > BATCH_BYTES)) break;
+      lane.head++;
+      lane.queued--;
+      tickets.push(ticket);
+      bytes += ticket.cost;
+      if (lane.head >= lane.tickets.length) this.#drop(lane);
+      else {
+        if (lane.head > 1024 && lane.head * 2 > lane.tickets.length) {
+          lane.tickets = lane.tickets.slice(lane.head);
+          lane.head = 0;
+        }
+        this.#turn++;
+      }
+      if (solo) break;
+    }
+    return tickets;
+  }
+
+  /** Removes a lane with nothing left from the ring; the next lane takes its turn. */
+  #drop(lane: Lane): void {
+    if (this.#lanes.get(lane.session) === lane) this.#lanes.delete(lane.session);
+    const at = this.#ring.indexOf(lane);
+    if (at < 0) return;
+    this.#ring.splice(at, 1);
+    if (at < this.#turn) this.#turn--;
+  }
+}

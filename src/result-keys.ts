@@ -1,0 +1,108 @@
+/**
+ * The strings caches are keyed by: a file's version, the range a request asks for (what an
+ * unchanged-file stub stands for), and everything that shapes a result besides the file.
+ */
+import type fs from 'node:fs';
+import type { RenderSpec } from './core/line-format.js';
+import type { ParsedRequest } from './request.js';
+
+/** `dev:ino:size:mtimeNs:ctimeNs`: changes whenever the file may have changed. */
+export function versionKey(stat: fs.BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+interface Remembered {
+  readonly dev: bigint;
+  readonly ino: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly key: string;
+}
+
+/** Paths whose last version string is kept; past this the memo starts over. */
+const MEMO_PATHS = 16_384;
+
+/**
+ * Version strings by path, reused while the path's stat is unchanged: five bigint comparisons
+ * instead of five bigint-to-string conversions and a concatenation on every read.
+ */
+export class VersionMemo {
+  readonly #byPath = new Map<string, Remembered>();
+
+  key(absolute: string, stat: fs.BigIntStats): string {
+    const last = this.#byPath.get(absolute);
+    if (
+      last !== undefined &&
+      last.ctimeNs === stat.ctimeNs &&
+      last.mtimeNs === stat.mtimeNs &&
+      last.ino === stat.ino &&
+      last.size === stat.size &&
+      last.dev === stat.dev
+    ) {
+      return last.key;
+    }
+    const key = versionKey(stat);
+    if (this.#byPath.size >= MEMO_PATHS) this.#byPath.clear();
+    this.#byPath.set(absolute, { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs, key });
+    return key;
+  }
+}
+
+/** The lines (and pages, and forms) a request asks for: what an unchanged-file stub stands for. */
+export function rangeOf(req: ParsedRequest): string {
+  return `${req.offset}:${req.limit}:${req.column}:${renderKey(req.render)}:${req.pages ?? ''}:${req.images ? 1 : 0}${req.pdf ? 1 : 0}${req.media ? 1 : 0}`;
+}
+
+/** Everything that shapes a result besides the file: the result cache's key with the version. */
+export function shapeOf(req: ParsedRequest, range: string): string {
+  return `${range}:${req.maxBytes}:${req.maxTokens}:${req.allowBinary ? 1 : 0}${req.sha256 ? 1 : 0}`;
+}
+
+/** The range and shape strings of a request that changes nothing from the engine's defaults. */
+export interface DefaultShape {
+  readonly range: string;
+  readonly shape: string;
+}
+
+/** Requests with every shaping field at its default share these strings, built once. */
+export function isDefaultShape(req: ParsedRequest, defaults: ParsedRequest): boolean {
+  return (
+    req.offset === defaults.offset &&
+    req.limit === defaults.limit &&
+    req.column === 0 &&
+    req.render === null &&
+    req.pages === null &&
+    req.images &&
+    req.pdf &&
+    req.media &&
+    req.maxBytes === defaults.maxBytes &&
+    req.maxTokens === defaults.maxTokens &&
+    !req.allowBinary &&
+    !req.sha256
+  );
+}
+
+/** Render specs by identity: a dialect passes the same constant object with every read. */
+const renderKeys = new WeakMap<RenderSpec, string>();
+
+function renderKey(render: RenderSpec | null): string {
+  if (render === null) return '';
+  let key = renderKeys.get(render);
+  if (key === undefined) {
+    key = JSON.stringify([render.format, render.cutMarker, render.cut ?? 'lines']);
+    renderKeys.set(render, key);
+  }
+  return key;
+}
+
+/**
+ * True when the version's ctime is at least `settleMs` older than `startedAt`: any later write
+ * then gets a later ctime, so an equal version means equal content. (Git's "racily clean"
+ * problem: two writes within one coarse timestamp tick can leave equal versions.)
+ */
+export function isSettled(version: string, startedAt: number, settleMs: number): boolean {
+  if (settleMs === 0) return true;
+  const ctimeNs = version.slice(version.lastIndexOf(':') + 1);
+  return Number(ctimeNs) / 1e6 <= startedAt - settleMs;
+}

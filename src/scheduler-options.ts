@@ -1,0 +1,57 @@
+/** What the scheduler is built with, and what it reports. */
+import type { LatencySummary } from './latency.js';
+import type { JobBatch, JobOutcome } from './wire.js';
+
+export interface SchedulerOptions {
+  readonly maxQueued: number;
+  /**
+   * Bytes of files queued or running (from their sizes) before new reads are refused with
+   * `overloaded`. A read alone is always admitted, however large.
+   */
+  readonly maxQueuedBytes: number;
+  readonly batchSize: number;
+  /** Pool tasks in flight at once; two per thread keeps every worker busy between tasks. */
+  readonly maxInFlight: number;
+  /** Runs a batch in a worker. */
+  readonly run: (batch: JobBatch) => Promise<JobOutcome[]>;
+  /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */
+  readonly recycle: () => void;
+  /**
+   * How long a batch may go on after all its reads were answered by abort or timeout. Workers
+   * poll cancel flags between chunks, so a healthy one returns soon after; one that has not is
+   * stuck in a system call (a hung network mount) and the workers are recycled.
+   */
+  readonly stuckGraceMs: number;
+  /** Cancel flags shared with the workers; at least `maxInFlight * batchSize` slots. */
+  readonly cancel: Int32Array;
+  /** Called whenever reads may have left the queue (a batch sent or finished). */
+  readonly onRoom?: () => void;
+}
+
+/**
+ * Filled in by `submit`: calling `cancel` answers the read `aborted` and stops it, as an
+ * AbortSignal would, without the cost of one per read (shared work is cancelled this way).
+ */
+export interface CancelHook {
+  cancel?: () => void;
+}
+
+export interface SchedulerStats {
+  readonly queued: number;
+  readonly running: number;
+  /** Bytes of files queued or running, the measure admission is bounded by. */
+  readonly bytesAdmitted: number;
+  /** Sessions with reads waiting (each is a lane, served round-robin). */
+  readonly lanes: number;
+  /** The deepest lanes: session (`''` for reads without one) and reads waiting. */
+  readonly deepestLanes: readonly { readonly session: string; readonly queued: number }[];
+  readonly batchesInFlight: number;
+  readonly batches: number;
+  readonly meanBatchSize: number;
+  /** Milliseconds from submit to answer, over every answered request. */
+  readonly latencyMs: LatencySummary;
+  /** Milliseconds from submit until sent to a worker. */
+  readonly waitMs: LatencySummary;
+  /** Milliseconds from sent to a worker until answered by it. */
+  readonly runMs: LatencySummary;
+}

@@ -1,0 +1,38 @@
+import type { JobOutcome, JobSpec } from './wire.js';
+
+/** One read in the scheduler, from submit to its one answer. */
+export interface Ticket {
+  readonly job: JobSpec;
+  readonly lane: string;
+  /** Bytes this read may scan, counted against `maxQueuedBytes`. */
+  readonly cost: number;
+  /** When it was sent to a worker. */
+  sentAt: number;
+  readonly resolve: (outcome: JobOutcome) => void;
+  readonly submittedAt: number;
+  /** The caller's signal, listened to with `onAbort` until the read is answered. */
+  readonly signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  state: 'queued' | 'running' | 'settled';
+  /** Cancel slot while running, else -1. */
+  slot: number;
+  /** The batch it runs in, once dispatched. */
+  batch: Batch | null;
+  /** Its deadline. */
+  timer: NodeJS.Timeout | undefined;
+  /** Sent again, alone, after its batch's worker died. */
+  retried: boolean;
+}
+
+export interface Batch {
+  /** A lone retry after a worker died: nothing else is sent while it runs. */
+  readonly retry: boolean;
+  /** Reads of the batch not answered yet. */
+  unanswered: number;
+  /** Set once every read was answered by abort or timeout while the batch still runs. */
+  stuckTimer: NodeJS.Timeout | undefined;
+}
+
+export function failure(code: Extract<JobOutcome, { ok: false }>['code'], details: Readonly<Record<string, unknown>>): JobOutcome {
+  return { ok: false, code, details };
+}

@@ -2,7 +2,11 @@
  * `npm run bench`: runs the scenarios, prints each with its ratios against the baselines
  * measured in the same run, and writes the figures to bench/results/latest.json.
  *
- *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N]
+ *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--quick]
+ *
+ * Then, unless --only names engine scenarios, readpool beside the real peer tools
+ * (bench/versus), which writes latest.json again with everything and latest.md. --quick runs
+ * only that comparison, with fewer files and passes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +22,7 @@ import { reread } from './scenarios/reread.js';
 import { slicerMicro } from './scenarios/slicer-micro.js';
 import { sourceTree } from './scenarios/source-tree.js';
 import { swarm } from './scenarios/swarm.js';
+import { runVersus } from './versus/run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,9 +39,9 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
 };
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, rounds: { type: 'string', default: '6' } },
+  options: { only: { type: 'string' }, rounds: { type: 'string', default: '6' }, quick: { type: 'boolean', default: false } },
 });
-const names = values.only === undefined ? Object.keys(SCENARIOS) : values.only.split(',');
+const names = values.only !== undefined ? values.only.split(',') : values.quick ? [] : Object.keys(SCENARIOS);
 const rounds = Number(values.rounds);
 
 const reports: ScenarioReport[] = [];
@@ -59,3 +64,4 @@ const file = path.join(projectRoot, 'bench/results/latest.json');
 fs.mkdirSync(path.dirname(file), { recursive: true });
 fs.writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
 process.stdout.write(`\nfigures written to bench/results/latest.json\n`);
+if (values.only === undefined) await runVersus({ quick: values.quick, engine: output });

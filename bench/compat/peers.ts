@@ -27,6 +27,7 @@ export const PEERS_DIR = path.join(PROJECT_ROOT, 'bench/peers');
 const GEMINI = '@google/gemini-cli-core';
 const MCP_SERVER = '@modelcontextprotocol/server-filesystem';
 const MCP_SDK = '@modelcontextprotocol/sdk';
+const PI = '@mariozechner/pi-coding-agent';
 
 /** Installs bench/peers from its lockfile when its node_modules is missing (npm's output goes to stderr). */
 export function ensurePeers(): void {
@@ -44,7 +45,7 @@ function packageDir(name: string): string {
 
 export function peerVersions(): Record<string, string> {
   const versions: Record<string, string> = {};
-  for (const name of [GEMINI, MCP_SERVER, MCP_SDK]) {
+  for (const name of [GEMINI, MCP_SERVER, MCP_SDK, PI]) {
     const json = JSON.parse(fs.readFileSync(path.join(packageDir(name), 'package.json'), 'utf8')) as { version: string };
     versions[name] = json.version;
   }
@@ -188,4 +189,23 @@ export function loadMcpSdk(): McpSdk {
   const client = peerRequire(`${MCP_SDK}/client/index.js`) as Pick<McpSdk, 'Client'>;
   const stdio = peerRequire(`${MCP_SDK}/client/stdio.js`) as Pick<McpSdk, 'StdioClientTransport'>;
   return { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport };
+}
+
+// ---- @mariozechner/pi-coding-agent ----------------------------------------------------------
+
+/** A content part of pi's tool results (text, or an image as base64). */
+export type PiContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+/** The `AgentTool` that `createReadTool(cwd)` returns: `execute(toolCallId, { path, offset, limit })`. */
+export interface PiReadTool {
+  execute(toolCallId: string, input: { path: string; offset?: number; limit?: number }): Promise<{ content: PiContent[]; details?: unknown }>;
+}
+
+export interface PiCodingAgent {
+  createReadTool(cwd: string): PiReadTool;
+}
+
+/** The package's own entry (its `main`, dist/index.js; its exports are import-only), which exports `createReadTool`. */
+export function loadPiCodingAgent(): Promise<PiCodingAgent> {
+  return importFile<PiCodingAgent>(path.join(packageDir(PI), 'dist/index.js'));
 }

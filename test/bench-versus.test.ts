@@ -24,7 +24,7 @@ beforeAll(async () => {
   root = makeTempDir();
   log = path.join(root, 'app.log');
   writeGeneratedLines(log, 5000, (n) => `line ${n}`);
-  readpool = await readpoolSystem(root, { cache: false });
+  readpool = await readpoolSystem(root);
 });
 
 afterAll(async () => {

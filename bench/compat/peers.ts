@@ -29,9 +29,13 @@ const MCP_SERVER = '@modelcontextprotocol/server-filesystem';
 const MCP_SDK = '@modelcontextprotocol/sdk';
 const PI = '@mariozechner/pi-coding-agent';
 
-/** Installs bench/peers from its lockfile when its node_modules is missing (npm's output goes to stderr). */
+/**
+ * Installs bench/peers from its lockfile when its node_modules is missing or lacks one of its
+ * packages (a peer added since the last install); npm's output goes to stderr.
+ */
 export function ensurePeers(): void {
-  if (fs.existsSync(path.join(PEERS_DIR, 'node_modules'))) return;
+  const manifest = JSON.parse(fs.readFileSync(path.join(PEERS_DIR, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  if (Object.keys(manifest.dependencies).every((name) => fs.existsSync(path.join(packageDir(name), 'package.json')))) return;
   process.stderr.write(`installing ${PEERS_DIR} (npm ci) ...\n`);
   execFileSync('npm', ['ci', '--prefix', PEERS_DIR, '--no-audit', '--no-fund'], { stdio: ['ignore', 2, 2] });
 }

@@ -19,7 +19,7 @@ export interface SystemEntry {
   readonly name: string;
   /** whether it comes from bench/peers (installed on demand) */
   readonly peer: boolean;
-  readonly start: (root: string, options: { cache: boolean }) => Promise<System>;
+  readonly start: (root: string) => Promise<System>;
 }
 
 export const READPOOL = 'readpool';
@@ -27,7 +27,7 @@ export const READPOOL_MCP = 'readpool serve (MCP)';
 export const OFFICIAL_MCP = 'MCP official server';
 
 export const SYSTEMS: Record<string, SystemEntry> = {
-  readpool: { name: READPOOL, peer: false, start: (root, options) => readpoolSystem(root, options) },
+  readpool: { name: READPOOL, peer: false, start: (root) => readpoolSystem(root) },
   gemini: { name: 'gemini-cli-core', peer: true, start: (root) => geminiSystem(root) },
   pi: { name: 'pi-coding-agent', peer: true, start: (root) => piSystem(root) },
   'mcp-official': { name: OFFICIAL_MCP, peer: true, start: (root) => mcpSystem('official server', root) },

@@ -19,7 +19,7 @@ for (const key of scenarioKeys.split(',')) {
   const scenario = SCENARIOS[key];
   if (scenario === undefined) throw new Error(`unknown scenario ${key}`);
   try {
-    rows.push(...(await scenario.run({ corpus, quick: flag === '--quick', name: system.name, start: (options) => system.start(corpus.root, options) })));
+    rows.push(...(await scenario.run({ corpus, quick: flag === '--quick', name: system.name, start: () => system.start(corpus.root) })));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     rows.push({ scenario: scenario.title, case: 'all', system: system.name, status: 'failed', unit: '', reason });

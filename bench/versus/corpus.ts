@@ -10,7 +10,9 @@ import path from 'node:path';
 import { writeMediaFixtures } from '../../fixtures/media.js';
 import { prepareLargeLog, prepareSourceTree, warmPageCache } from '../corpus.js';
 
+/** The measured tree; WARM_FILES more are read by every fresh instance before it is measured. */
 export const TREE_FILES = 2000;
+const WARM_FILES = 200;
 export const LARGE_LOG_LINES = 2_000_000;
 export const MEDIUM_LOG_LINES = 200_000;
 const MINIFIED_BYTES = 5 * 1024 * 1024;
@@ -20,12 +22,15 @@ export interface Corpus {
   readonly root: string;
   /** absolute paths of the source tree's files, in a fixed order */
   readonly tree: readonly string[];
+  /** other files of the same tree, never measured: a fresh instance's warm-up */
+  readonly warmTree: readonly string[];
   readonly largeLog: string;
   readonly mediumLog: string;
   readonly minified: string;
   readonly png: string;
   readonly jpeg: string;
   readonly pdf: string;
+  readonly warmImage: string;
 }
 
 /** A minified bundle's look (one line, short identifiers, no spaces), the same bytes each run. */
@@ -44,7 +49,8 @@ function writeMinified(file: string): void {
 export async function prepareCorpus(projectRoot: string, log: (line: string) => void): Promise<Corpus> {
   const root = path.join(projectRoot, 'bench/.corpus/versus');
   log('corpus: source tree');
-  const tree = prepareSourceTree(projectRoot, path.join(root, 'tree'), TREE_FILES);
+  const tree = prepareSourceTree(projectRoot, path.join(root, 'tree'), TREE_FILES + WARM_FILES);
+  const files = tree.files.map((file) => path.join(tree.root, file));
   log('corpus: logs (200 MB and 20 MB)');
   const largeLog = prepareLargeLog(path.join(root, 'logs/large-200mb.log'), LARGE_LOG_LINES);
   const mediumLog = prepareLargeLog(path.join(root, 'logs/medium-20mb.log'), MEDIUM_LOG_LINES);
@@ -53,20 +59,23 @@ export async function prepareCorpus(projectRoot: string, log: (line: string) => 
   fs.mkdirSync(path.dirname(minified), { recursive: true });
   writeMinified(minified);
   const media = await writeMediaFixtures(path.join(root, 'media'));
+
   return {
     root,
-    tree: tree.files.map((file) => path.join(tree.root, file)),
+    tree: files.slice(0, TREE_FILES),
+    warmTree: files.slice(TREE_FILES),
     largeLog,
     mediumLog,
     minified,
     png: media['photo.png'],
     jpeg: media['photo.jpg'],
     pdf: media['fifty.pdf'],
+    warmImage: media['palette.png'],
   };
 }
 
 /** Reads every file once, so measured reads find them in the page cache (see bench/corpus). */
 export function warmCorpus(corpus: Corpus): void {
-  warmPageCache(corpus.root, corpus.tree.map((file) => path.relative(corpus.root, file)));
-  for (const file of [corpus.largeLog, corpus.mediumLog, corpus.minified, corpus.png, corpus.jpeg, corpus.pdf]) warmPageCache(corpus.root, [path.relative(corpus.root, file)]);
+  warmPageCache(corpus.root, [...corpus.tree, ...corpus.warmTree].map((file) => path.relative(corpus.root, file)));
+  for (const file of [corpus.largeLog, corpus.mediumLog, corpus.minified, corpus.png, corpus.jpeg, corpus.pdf, corpus.warmImage]) warmPageCache(corpus.root, [path.relative(corpus.root, file)]);
 }

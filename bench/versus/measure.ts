@@ -70,17 +70,38 @@ export interface Plan<T> {
 
 /** Measures a plan into a row; Unsupported and thrown errors become rows that say so. */
 export async function measure<T>(plan: Plan<T>): Promise<Row> {
+  return measureFresh({ ...plan, reps: 1, start: () => Promise.resolve({ plan, stop: () => Promise.resolve() }) });
+}
+
+export interface FreshPlan<T> extends Omit<Plan<T>, 'op'> {
+  /** measured instances: each starts, runs its warm-up and `passes` passes, and stops */
+  readonly reps: number;
+  readonly start: () => Promise<{ plan: Pick<Plan<T>, 'op'>; stop: () => Promise<void> }>;
+}
+
+/**
+ * Like `measure`, over `reps` fresh instances, so no pass finds what an earlier one cached
+ * (readpool runs with its defaults: its result cache is on, in-process and as a server).
+ */
+export async function measureFresh<T>(plan: FreshPlan<T>): Promise<Row> {
   const head = { scenario: plan.scenario, case: plan.case, system: plan.system, unit: plan.unit };
   try {
-    if (plan.warmup) await pass(plan.items, plan.concurrency, plan.op);
     const passes: Pass[] = [];
-    const probe = new LoopDelayProbe();
     const delays: number[] = [];
-    for (let i = 0; i < plan.passes; i++) {
-      collectGarbage();
-      probe.start();
-      passes.push(await pass(plan.items, plan.concurrency, plan.op));
-      delays.push(probe.stop().p99);
+    const probe = new LoopDelayProbe();
+    for (let rep = 0; rep < plan.reps; rep++) {
+      const { plan: instance, stop } = await plan.start();
+      try {
+        if (plan.warmup) await pass(plan.items, plan.concurrency, instance.op);
+        for (let i = 0; i < plan.passes; i++) {
+          collectGarbage();
+          probe.start();
+          passes.push(await pass(plan.items, plan.concurrency, instance.op));
+          delays.push(probe.stop().p99);
+        }
+      } finally {
+        await stop();
+      }
     }
     return rowOf(head, passes, Math.max(...delays));
   } catch (error) {

@@ -27,6 +27,8 @@ export interface Ratio {
   readonly speed: number | null;
   /** the peer's bytes per operation / ours */
   readonly bytes: number | null;
+  /** the peer's estimated tokens / ours, where tokens were estimated */
+  readonly tokens: number | null;
   readonly why?: string;
 }
 
@@ -58,7 +60,8 @@ export function ratios(rows: readonly Row[]): Ratio[] {
         const perOp = (row: Row) => ((row.bytes ?? 0) > 0 && (row.ops ?? 0) > 0 ? (row.bytes ?? 0) / (row.ops ?? 1) : null);
         const [theirBytes, ourBytes] = [perOp(peer), perOp(mine)];
         const bytes = ok && theirBytes !== null && ourBytes !== null ? theirBytes / ourBytes : null;
-        out.push({ scenario: mine.scenario, case: mine.case, ours, peer: peer.system, speed, bytes, ...(ok ? {} : { why: `${peer.status}: ${peer.reason ?? ''}` }) });
+        const tokens = ok && (peer.tokens ?? 0) > 0 && (mine.tokens ?? 0) > 0 ? (peer.tokens ?? 0) / (mine.tokens ?? 1) : null;
+        out.push({ scenario: mine.scenario, case: mine.case, ours, peer: peer.system, speed, bytes, tokens, ...(ok ? {} : { why: `${peer.status}: ${peer.reason ?? ''}` }) });
       }
     }
   }
@@ -97,12 +100,33 @@ function groups(rows: readonly Row[], value: (row: Row) => number | undefined, l
   }));
 }
 
+/** One line per case, one column per peer: readpool's speed ratio, or why there is none. */
+export function pivotTable(results: Results): string[] {
+  const all = ratios(results.rows).filter((r) => r.ours === READPOOL || r.scenario.startsWith('8'));
+  const peers = [...new Set(all.map((r) => (r.ours === READPOOL ? r.peer : `${r.peer} `)))];
+  const header = (p: string) => (p.endsWith(' ') ? `${p.trim()} (vs readpool serve)` : p);
+  const lines = [`| case | ${peers.map((p) => cell(header(p))).join(' | ')} |`, `|---|${peers.map(() => '---').join('|')}|`];
+  for (const key of [...new Set(all.map((r) => `${r.scenario}: ${r.case}`))]) {
+    const inCase = all.filter((r) => `${r.scenario}: ${r.case}` === key);
+    const cells = peers.map((p) => {
+      const r = inCase.find((x) => (x.ours === READPOOL ? x.peer : `${x.peer} `) === p);
+      if (r === undefined) return '';
+      // The agent session is about what reaches the model: tokens, not speed.
+      if (r.scenario.startsWith('9')) return `${r.tokens?.toFixed(2) ?? '?'}x tokens`;
+      return r.speed === null ? cell((r.why ?? '').split(':')[0] ?? '') : `${r.speed.toFixed(2)}x`;
+    });
+    lines.push(`| ${cell(key)} | ${cells.join(' | ')} |`);
+  }
+  return lines;
+}
+
 export function ratioTable(results: Results): string[] {
-  const lines = ['| scenario | case | readpool vs | speed (x) | bytes to model (peer / ours) |', '|---|---|---|---|---|'];
+  const lines = ['| scenario | case | readpool vs | speed (x) | bytes to model (peer / ours) | tokens (peer / ours) |', '|---|---|---|---|---|---|'];
   for (const r of ratios(results.rows)) {
     const speed = r.speed === null ? cell(r.why?.slice(0, 110) ?? '') : `${r.speed.toFixed(2)}x`;
     const who = r.ours === READPOOL ? r.peer : `${r.peer} (as readpool serve)`;
-    lines.push(`| ${cell(r.scenario)} | ${cell(r.case)} | ${cell(who)} | ${speed} | ${r.bytes === null ? '' : `${r.bytes.toFixed(2)}x`} |`);
+    const times = (x: number | null) => (x === null ? '' : `${x.toFixed(2)}x`);
+    lines.push(`| ${cell(r.scenario)} | ${cell(r.case)} | ${cell(who)} | ${speed} | ${times(r.bytes)} | ${times(r.tokens)} |`);
   }
   return lines;
 }
@@ -139,7 +163,11 @@ export function writeResults(projectRoot: string, measured: Results): void {
     '',
     '## readpool\'s ratio to each peer',
     '',
-    'Speed: readpool\'s rate over the peer\'s (above 1: readpool is faster). Bytes: what the peer returned over what readpool returned for the same request.',
+    'Speed: readpool\'s rate over the peer\'s (above 1: readpool is faster; in scenario 8, readpool serve over the official server). A word instead of a figure: the peer refused the request, or its tool cannot express it (the tables below say why). The agent session (9) compares the estimated tokens the peer sent the model over readpool\'s (its table says which calls each delivered).',
+    '',
+    ...pivotTable(results),
+    '',
+    'Every pair, with bytes: what the peer returned per call over what readpool returned for the same request.',
     '',
     ...ratioTable(results),
     '',

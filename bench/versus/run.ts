@@ -35,7 +35,6 @@ export interface VersusOptions {
 function peersProblem(): string | null {
   try {
     ensurePeers();
-    peerVersions();
     return null;
   } catch (error) {
     return `bench/peers could not be installed or loaded: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
@@ -58,6 +57,14 @@ function runChild(systemKey: string, system: SystemEntry, scenarios: readonly st
     return failed((error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 400));
   } finally {
     log(`${titles.join(', ')} / ${system.name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+function versions(): Record<string, string> {
+  try {
+    return peerVersions();
+  } catch {
+    return {};
   }
 }
 
@@ -104,7 +111,7 @@ export async function runVersus(options: VersusOptions): Promise<void> {
     mode: options.quick ? 'quick' : 'full',
     seconds: (performance.now() - started) / 1000,
     machine,
-    versions: problem === null ? peerVersions() : {},
+    versions: problem === null ? versions() : {},
     rows: sorted,
     ...(options.engine === undefined ? {} : { engine: options.engine }),
   });

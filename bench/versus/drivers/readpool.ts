@@ -6,13 +6,9 @@ import { createEngine } from '../../../src/index.js';
 import { createTools } from '../../../src/tools.js';
 import { payloadOf, type Payload, type System, type Window } from '../system.js';
 
-export interface ReadpoolOptions {
-  /** the engine's result cache; off where a scenario measures the read path itself */
-  readonly cache: boolean;
-}
-
-export async function readpoolSystem(root: string, options: ReadpoolOptions): Promise<System> {
-  const engine = await createEngine(options.cache ? { root } : { root, cacheBytes: 0 });
+/** The engine with its defaults (result cache on), as a host gets it and as `readpool serve` runs. */
+export async function readpoolSystem(root: string): Promise<System> {
+  const engine = await createEngine({ root });
   const [tool] = createTools(engine, 'readpool');
   if (tool === undefined) throw new Error('the readpool dialect has no tool');
   const call = async (input: Record<string, unknown>, session?: string): Promise<Payload> => {

@@ -1,12 +1,12 @@
 /**
- * 1. batch: every file of the source tree, its first 2000 lines, at concurrency 1 and 64.
- * readpool's result cache is off, so every pass reads every file (scenario 4 measures re-reads).
- * The shell adds one reference pass: `cat` of every file to /dev/null in one process; its own
- * rows (a `head` spawned per file) are measured on a sample of the files.
+ * 1. batch: every file of the source tree, its first 2000 lines, at concurrency 1 and 64, each
+ * pass by a fresh instance (readpool's result cache holds nothing of them: scenario 4 measures
+ * re-reads). The shell adds one reference pass: `cat` of every file to /dev/null in one
+ * process; its own rows (a `head` spawned per file) are measured on a sample of the files.
  */
 import { spawnSync } from 'node:child_process';
-import { measure, type Row } from '../measure.js';
-import { spread, withSystem, type Context } from './context.js';
+import type { Row } from '../measure.js';
+import { measureCold, warmOnTree, spread, type Context } from './context.js';
 
 /** A process spawned per file costs milliseconds: the shell reads a sample, its rate still per file. */
 const SHELL_FILES = 150;
@@ -16,26 +16,21 @@ export async function batch(context: Context): Promise<Row[]> {
   const shell = context.name === 'shell head/tail/sed';
   const files = shell ? spread(all, SHELL_FILES) : all;
   const rows: Row[] = [];
-  const { value, extraRssMiB } = await withSystem(context, false, async (system) => {
-    const out: Row[] = [];
-    for (const concurrency of [1, 64]) {
-      out.push(
-        await measure({
-          scenario: '1 batch',
-          case: `${all.length} source files, concurrency ${concurrency}`,
-          system: context.name,
-          unit: 'files',
-          items: files,
-          concurrency,
-          passes: context.quick ? 1 : 3,
-          warmup: true,
-          op: (file) => system.read(file, { limit: 2000 }),
-        }),
-      );
-    }
-    return out;
-  });
-  rows.push(...value.map((row) => ({ ...row, serverRssMiB: extraRssMiB })));
+  for (const concurrency of [1, 64]) {
+    rows.push(
+      await measureCold(context, {
+        scenario: '1 batch',
+        case: `${all.length} source files, concurrency ${concurrency}`,
+        unit: 'files',
+        items: files,
+        concurrency,
+        reps: context.quick ? 1 : 3,
+        passes: 1,
+        warm: (system) => warmOnTree(context, system),
+        op: (system, file) => system.read(file, { limit: 2000 }),
+      }),
+    );
+  }
   if (shell) rows.push(catReference(all, context.quick ? 1 : 3));
   return rows;
 }

@@ -1,20 +1,22 @@
-/** 7. the 5 MB single-line minified file, read with each tool's defaults: what comes back, and how fast. */
-import { measure, type Row } from '../measure.js';
-import { withSystem, type Context } from './context.js';
+/**
+ * 7. the 5 MB single-line minified file, read with each tool's defaults: what comes back, and
+ * how fast, each read the first of that file by a fresh instance.
+ */
+import type { Row } from '../measure.js';
+import { measureCold, warmOnTree, type Context } from './context.js';
 
 export async function minified(context: Context): Promise<Row[]> {
-  const { value, extraRssMiB } = await withSystem(context, false, async (system) =>
-    measure({
+  return [
+    await measureCold(context, {
       scenario: '7 minified line',
       case: '5 MB on one line, default read',
-      system: context.name,
       unit: 'reads',
       items: [context.corpus.minified],
       concurrency: 1,
-      passes: context.quick ? 2 : 5,
-      warmup: true,
-      op: (file) => system.read(file, {}),
+      reps: context.quick ? 2 : 5,
+      passes: 1,
+      warm: (system) => warmOnTree(context, system),
+      op: (system, file) => system.read(file, {}),
     }),
-  );
-  return [{ ...value, serverRssMiB: extraRssMiB }];
+  ];
 }

@@ -19,7 +19,7 @@ export async function pagination(context: Context): Promise<Row[]> {
   const large = pagesOf(LARGE_LOG_LINES);
   const mediumSample = context.quick ? spread(medium, 20) : medium;
   const largeSample = spread(large, context.quick ? 5 : 20);
-  const { value, extraRssMiB } = await withSystem(context, true, async (system) => {
+  const { value, extraRssMiB } = await withSystem(context, async (system) => {
     const rows: Row[] = [];
     for (const [file, pages, total, label] of [
       [context.corpus.mediumLog, mediumSample, medium.length, '20 MB log'],

@@ -8,7 +8,7 @@ import { spread, withSystem, type Context } from './context.js';
 export async function reread(context: Context): Promise<Row[]> {
   const files = spread(context.corpus.tree, context.quick ? 100 : 300);
   const session = 'agent-1';
-  const { value, extraRssMiB } = await withSystem(context, true, async (system) => {
+  const { value, extraRssMiB } = await withSystem(context, async (system) => {
     await pass(files, 16, (file) => system.read(file, {}, session));
     return measure({
       scenario: '4 re-read',

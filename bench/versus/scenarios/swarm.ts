@@ -16,7 +16,7 @@ export async function swarm(context: Context): Promise<Row[]> {
     return [{ scenario: '5 swarm', case: `${AGENTS} agents x ${files.length} files`, system: context.name, status: 'unsupported', unit: 'reads', reason }];
   }
   const orders = Array.from({ length: AGENTS }, (_, agent) => shuffled(files, agent + 1));
-  const { value, extraRssMiB } = await withSystem(context, true, async (system) =>
+  const { value, extraRssMiB } = await withSystem(context, async (system) =>
     measure({
       scenario: '5 swarm',
       case: `${AGENTS} agents x ${files.length} files`,

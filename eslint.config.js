@@ -21,4 +21,13 @@ export default tseslint.config(
     files: ['eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // Plain worker and child-process entries the hostile suite runs as they are (Node 20 threads load no TypeScript).
+    files: ['test/hostile/workers/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      parserOptions: { projectService: false, project: null },
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' },
+    },
+  },
 );

@@ -575,7 +575,7 @@ export class Engine {
         }
       };
       const onAbort = () => leave({ ok: false, code: 'aborted', details: { stage: 'queued' } });
-      const timer = setTimeout(() => leave({ ok: false, code: 'timeout', details: { timeoutMs } }), remainingMs);
+      const timer = setTimeout(() => leave({ ok: false, code: 'timeout', details: { timeoutMs, stage: 'running' } }), remainingMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       void flight.promise.then(finish);
     });

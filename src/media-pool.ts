@@ -25,6 +25,8 @@ export class MediaPool {
   #pending = 0;
   readonly #retiring = new Set<Promise<void>>();
   #recycles = 0;
+  /** Pools replaced because a worker died in a task: their other tasks' failures are not theirs. */
+  readonly #broken = new WeakSet<Piscina<MediaJob, MediaOutcome>>();
 
   constructor(config: MediaConfig, options: MediaPoolOptions) {
     this.#config = config;
@@ -50,15 +52,35 @@ export class MediaPool {
    * the next read), which is also how a render that outlives every caller's deadline ends.
    */
   async run(job: MediaJob, signal: AbortSignal): Promise<MediaOutcome> {
+    this.#pending++;
+    try {
+      return await this.#runOn(job, signal, true);
+    } finally {
+      this.#pending--;
+    }
+  }
+
+  /**
+   * Every task goes through here, so a broken pool is seen by the task that broke it: a worker
+   * that died in its task (killed, out of memory) leaves the tasks queued behind it in that
+   * pool waiting until their deadlines. The pool is replaced at once; its other tasks, failed
+   * by the replacement and not by their own doing, run once more in the new pool.
+   */
+  async #runOn(job: MediaJob, signal: AbortSignal, mayRetry: boolean): Promise<MediaOutcome> {
     this.#pool ??= this.#start();
     const pool = this.#pool;
-    this.#pending++;
     try {
       const outcome = await pool.run(job, { signal });
       if ((outcome.ok && outcome.recycle) || ++this.#tasks >= this.#options.recycleAfterTasks) this.#recycle(pool);
       return outcome;
-    } finally {
-      this.#pending--;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (this.#broken.has(pool)) {
+        if (mayRetry) return this.#runOn(job, signal, false);
+        throw error;
+      }
+      this.#replaceBroken(pool);
+      throw error;
     }
   }
 
@@ -80,6 +102,21 @@ export class MediaPool {
       ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
       workerData: this.#config,
     });
+  }
+
+  /** A pool whose worker died in a task: stopped now, so its queued tasks fail over at once. */
+  #replaceBroken(pool: Piscina<MediaJob, MediaOutcome>): void {
+    this.#broken.add(pool);
+    if (this.#pool === pool) {
+      this.#pool = null;
+      this.#tasks = 0;
+      this.#recycles++;
+    }
+    const stopped = pool
+      .destroy()
+      .catch(() => undefined)
+      .finally(() => this.#retiring.delete(stopped));
+    this.#retiring.add(stopped);
   }
 
   /** New reads go to a fresh pool; the old one finishes what it holds, then stops. */

@@ -15,12 +15,27 @@ export interface TextPool {
   destroy(): Promise<void>;
 }
 
+/** Worker entries replaced by `substituteWorkerEntry`, by worker name. */
+const substitutes = new Map<string, string>();
+
+/**
+ * @internal Fault injection for tests only: pools started from now on run `file` (a plain
+ * JavaScript module, typically wrapping the built entry) as the `name` worker; null restores
+ * the built one. Lets a test make real workers fail at start-up, exit mid-task or run out of heap.
+ */
+export function substituteWorkerEntry(name: 'text-worker' | 'media-worker', file: string | null): void {
+  if (file === null) substitutes.delete(name);
+  else substitutes.set(name, file);
+}
+
 /**
  * The compiled worker entry. From the build (`dist/src/*.js`) it sits beside us; when the
  * engine runs from its TypeScript sources (the test runner), workers still run the build,
  * because worker threads cannot load TypeScript on Node 20.
  */
 export function workerFile(name: string): string {
+  const substitute = substitutes.get(name);
+  if (substitute !== undefined) return substitute;
   const fromBuild = import.meta.url.endsWith('.js');
   const url = new URL(fromBuild ? `../workers/${name}.js` : `../dist/workers/${name}.js`, import.meta.url);
   const file = fileURLToPath(url);
@@ -41,10 +56,17 @@ export interface TextPoolOptions {
 /** How long retired workers may finish what they hold before they are stopped. */
 const RETIRE_GRACE_MS = 2000;
 
+/** A pool whose worker failed at start-up is replaced after this, doubling while failures repeat. */
+const RESTART_BASE_MS = 50;
+const RESTART_MAX_MS = 5000;
+
 export function createTextPool(config: WorkerConfig, options: TextPoolOptions): TextPool {
   const { threads, nice, heapMb } = options;
-  const start = () =>
-    new Piscina<JobBatch, WireOutcome[]>({
+  let failures = 0;
+  let restart: NodeJS.Timeout | undefined;
+  let destroyed = false;
+  const start = (): Piscina<JobBatch, WireOutcome[]> => {
+    const pool = new Piscina<JobBatch, WireOutcome[]>({
       filename: workerFile('text-worker'),
       name: 'default',
       minThreads: threads,
@@ -61,10 +83,31 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
       ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
       workerData: config,
     });
+    // A worker that fails outside any task (at start-up) is reported here, not to a task:
+    // unheard, the event would crash the host, and the pool would hold its queued batches.
+    // The pool is replaced at once, after a backoff while failures repeat, without waiting
+    // for a later request; its batches fail over to the new pool and are retried there.
+    pool.on('error', () => {
+      if (destroyed || pool !== current || restart !== undefined) return;
+      const delay = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** failures++);
+      restart = setTimeout(() => {
+        restart = undefined;
+        if (destroyed || pool !== current) return;
+        current = start();
+        void pool.destroy().catch(() => undefined);
+      }, delay);
+      restart.unref();
+    });
+    return pool;
+  };
   let current = start();
   const retiring = new Set<Promise<void>>();
   return {
-    run: async (batch) => (await current.run(batch)).map(decodeOutcome),
+    run: async (batch) => {
+      const outcomes = (await current.run(batch)).map(decodeOutcome);
+      failures = 0;
+      return outcomes;
+    },
     recycle: () => {
       const old = current;
       current = start();
@@ -75,6 +118,8 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
     },
     threads,
     destroy: async () => {
+      destroyed = true;
+      clearTimeout(restart);
       await Promise.all([current.destroy(), ...retiring]);
     },
   };

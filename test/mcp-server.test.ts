@@ -2,19 +2,15 @@
  * `readpool serve` end to end: the built CLI spawned as a child process and driven by the MCP
  * SDK's own `Client`, over stdio and over streamable HTTP, as a host would drive it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDialectWorkspace, type DialectWorkspace } from './support/dialect-workspace.js';
+import { INITIALIZE, startHttp, stdioClient, textOf, withRoots } from './support/mcp-server.js';
 import { removeTempDir, writeFile } from './support/temp-dir.js';
-
-const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
 
 let ws: DialectWorkspace;
 
@@ -23,29 +19,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => removeTempDir(ws.base));
-
-function textOf(result: CallToolResult): string {
-  const [part] = result.content;
-  if (part?.type !== 'text') throw new Error(`expected text first, got ${JSON.stringify(result.content).slice(0, 200)}`);
-  return part.text;
-}
-
-/** The server's exit status, reported by the shell that runs it on its stderr. */
-function stdioClient(extraArgs: string[] = [], roots?: string[]): { client: Client; transport: StdioClientTransport; exit: Promise<string> } {
-  const command = ['node', JSON.stringify(CLI), 'serve', '--root', JSON.stringify(ws.root), ...extraArgs].join(' ');
-  const transport = new StdioClientTransport({ command: 'sh', args: ['-c', `${command}; echo "exit status $?" >&2`], stderr: 'pipe' });
-  let stderr = '';
-  const exit = new Promise<string>((resolve) => {
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /exit status (\d+)/.exec(stderr);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-  });
-  if (roots === undefined) return { client: new Client({ name: 'test', version: '1.0.0' }), transport, exit };
-  const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
-  return { client: withRoots(client, roots), transport, exit };
-}
 
 /** What a host checks first, the same over either transport: tools, text, an image, a PDF page, a refusal. */
 async function readsLikeAHost(client: Client): Promise<void> {
@@ -92,14 +65,9 @@ function clientRoots(): string[] {
   return [path.join(ws.root, 'dir'), path.join(ws.base, 'elsewhere')];
 }
 
-function withRoots(client: Client, roots: string[]): Client {
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((root) => ({ uri: pathToFileURL(root).href })) }));
-  return client;
-}
-
 describe('readpool serve over stdio', () => {
   it('lists the tools, reads text, an image and a PDF page, refuses outside the root, and exits 0 on stdin close', async () => {
-    const { client, transport, exit } = stdioClient();
+    const { client, transport, exit } = stdioClient(ws.root);
     await client.connect(transport);
     await readsLikeAHost(client);
     await client.close();
@@ -107,7 +75,7 @@ describe('readpool serve over stdio', () => {
   });
 
   it('narrows the served roots to the client roots, never widens them', async () => {
-    const { client, transport, exit } = stdioClient([], clientRoots());
+    const { client, transport, exit } = stdioClient(ws.root, [], clientRoots());
     await client.connect(transport);
     await seesRootsNarrowed(client);
     await client.close();
@@ -115,7 +83,7 @@ describe('readpool serve over stdio', () => {
   });
 
   it('serves the mcp-filesystem dialect: its three tools, the read_file alias, progress over many files, an unknown tool as a result', async () => {
-    const { client, transport, exit } = stdioClient(['--dialect', 'mcp-filesystem']);
+    const { client, transport, exit } = stdioClient(ws.root, ['--dialect', 'mcp-filesystem']);
     await client.connect(transport);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['read_text_file', 'read_media_file', 'read_multiple_files']);
@@ -125,19 +93,25 @@ describe('readpool serve over stdio', () => {
     const alias = (await client.callTool({ name: 'read_file', arguments: { path: ws.files.normal } })) as CallToolResult;
     expect(textOf(alias)).toBe('alpha\nbeta\ngamma\n');
 
-    const progress: Array<{ progress: number; total?: number | undefined }> = [];
+    // The SDK's client handles a notification a microtask after it arrives and a result at once:
+    // notifications read in the same chunk as the result find their listener gone, and reach
+    // the client's onerror as "unknown token" instead. Both paths are counted, so every
+    // notification the server sent is seen.
+    const progress: Array<{ progress: number; total?: unknown }> = [];
+    client.onerror = (error) => {
+      const late = /progress notification for an unknown token: (.*)$/.exec(error.message);
+      if (late?.[1] !== undefined) progress.push((JSON.parse(late[1]) as { params: { progress: number; total?: unknown } }).params);
+    };
     const paths = [ws.files.normal, ws.files.crlf, ws.files.empty, path.join(ws.root, 'dir/inside.txt')];
     const many = (await client.callTool({ name: 'read_multiple_files', arguments: { paths } }, undefined, {
       onprogress: (update) => progress.push(update),
     })) as CallToolResult;
     expect(many.isError).toBeFalsy();
     expect(textOf(many)).toContain('inside\n');
-    // One notification per file answered, counting up, each sent before the result. The SDK's
-    // client handles a notification a microtask after it arrives and a result at once, so the
-    // last one, read in the same chunk as the result, may find its listener already gone.
-    const counts = progress.map((update) => update.progress);
-    expect(counts.length).toBeGreaterThanOrEqual(paths.length - 1);
-    expect(counts).toEqual([1, 2, 3, 4].slice(0, counts.length));
+    // Let notifications that arrived with the result be handled.
+    await new Promise((resolve) => setImmediate(resolve));
+    // One notification per file answered, counting up to the total, all sent before the result.
+    expect(progress.map((update) => update.progress)).toEqual([1, 2, 3, 4]);
     expect(progress.every((update) => update.total === paths.length)).toBe(true);
 
     const unknown = (await client.callTool({ name: 'write_file', arguments: { path: 'x' } })) as CallToolResult;
@@ -148,28 +122,9 @@ describe('readpool serve over stdio', () => {
   });
 });
 
-async function startHttp(
-  env: NodeJS.ProcessEnv = {},
-  extraArgs: string[] = [],
-): Promise<{ child: ChildProcess; url: URL; exit: Promise<number | null>; stderr: () => string }> {
-  const args = [CLI, 'serve', '--root', ws.root, '--http', '0', ...extraArgs];
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let stderr = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (match?.[1] !== undefined) resolve(new URL(match[1]));
-    });
-    child.once('exit', () => reject(new Error(`server exited: ${stderr}`)));
-  });
-  return { child, url, exit, stderr: () => stderr };
-}
-
 describe('readpool serve over streamable HTTP', () => {
   it('lists the tools, reads text, an image and a PDF page, refuses outside the root, and exits 0 on SIGTERM', async () => {
-    const { child, url, exit } = await startHttp();
+    const { child, url, exit } = await startHttp(ws.root);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
     await readsLikeAHost(client);
@@ -179,7 +134,7 @@ describe('readpool serve over streamable HTTP', () => {
   });
 
   it('narrows the served roots to the client roots, never widens them', async () => {
-    const { child, url, exit } = await startHttp();
+    const { child, url, exit } = await startHttp(ws.root);
     const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
     await withRoots(client, clientRoots()).connect(new StreamableHTTPClientTransport(url));
     await seesRootsNarrowed(client);
@@ -190,7 +145,7 @@ describe('readpool serve over streamable HTTP', () => {
 
   it('answers a call in flight when SIGTERM arrives, then exits 0', async () => {
     const many = Array.from({ length: 400 }, (_, i) => writeFile(ws.root, `many/file-${i}.txt`, `file ${i}\n`.repeat(200)));
-    const { child, url, exit, stderr } = await startHttp({}, ['--dialect', 'mcp-filesystem']);
+    const { child, url, exit, stderr } = await startHttp(ws.root, {}, ['--dialect', 'mcp-filesystem']);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
     let signalled = false;
@@ -211,18 +166,12 @@ describe('readpool serve over streamable HTTP', () => {
   });
 
   it('refuses a request with a foreign Origin, and one without the token when a token is set', async () => {
-    const { child, url, exit } = await startHttp({ READPOOL_TOKEN: 'sesame' });
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
-    };
+    const { child, url, exit } = await startHttp(ws.root, { READPOOL_TOKEN: 'sesame' });
     const post = (headers: Record<string, string>) =>
       fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        body: JSON.stringify(initialize),
+        body: JSON.stringify(INITIALIZE),
       });
     expect((await post({ authorization: 'Bearer sesame', origin: 'http://evil.example' })).status).toBe(403);
     expect((await post({})).status).toBe(401);

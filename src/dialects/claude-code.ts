@@ -119,6 +119,15 @@ function errorOutput(error: ReadError, input: Input, roots: readonly string[]): 
   return refuse(error.message, code);
 }
 
+/** A value's type as a schema failure names it: never "object" for null, nor "number" for NaN. */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'nan';
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'infinity';
+  return typeof value;
+}
+
 /** A schema failure as Claude Code's `formatZodError` words it. */
 function invalid(issues: readonly InputIssue[], input: unknown): ToolOutput {
   const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
@@ -127,10 +136,10 @@ function invalid(issues: readonly InputIssue[], input: unknown): ToolOutput {
     if (issue.code === 'unrecognized_keys' && Array.isArray(keys)) return keys.map((key) => prose.unexpectedParameter(String(key)));
     const name = issue.path.map(String).join('.');
     const value = given[name];
-    if (issue.path.length === 0) return [prose.wrongType('input', 'object', Array.isArray(input) ? 'array' : typeof input)];
+    if (issue.path.length === 0) return [prose.wrongType('input', 'object', typeName(input))];
     if (value === undefined) return [prose.missingParameter(name)];
     const expected = name === 'file_path' || name === 'pages' ? 'string' : 'number';
-    return [prose.wrongType(name, expected, value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)];
+    return [prose.wrongType(name, expected, typeName(value))];
   });
   return refuse(prose.inputValidation(lines), 'invalid_request');
 }

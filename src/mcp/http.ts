@@ -18,6 +18,8 @@ export interface HttpOptions extends SessionOptions {
 
 /** Largest request body accepted: a tool call is small. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A body this many times over the limit is not read to its end: the connection is cut. */
+const DISCARD_FACTOR = 16;
 /** How long a shutdown lets open connections finish writing. */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -110,12 +112,14 @@ function readJson(req: http.IncomingMessage): Promise<unknown> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        resolve(new Error(`the body is over ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
-      } else chunks.push(chunk);
+      // Over the limit, the rest is read and dropped, so the client can still be told why
+      // (closing mid-upload resets the connection before the 400 arrives); past many times the
+      // limit, the connection is cut.
+      if (size > MAX_BODY_BYTES * DISCARD_FACTOR) req.destroy();
+      else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return resolve(new Error(`the body is over ${MAX_BODY_BYTES} bytes`));
       try {
         resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       } catch {

@@ -83,6 +83,9 @@ export function shutdownOnExit(server: RunningServer, stdio: boolean): void {
   if (stdio) {
     process.stdin.once('end', () => stop('stdin closed'));
     process.stdin.once('close', () => stop('stdin closed'));
+    // A client that went away mid-call leaves its answer nowhere to go: an unheard EPIPE would
+    // crash the server. The client is gone, so shut down as if it had closed stdin.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => stop(`stdout ${error.code ?? 'error'}`));
   }
 }
 

@@ -1,0 +1,18 @@
+// The built text worker, with faults on cue by file name: a batch holding a path with
+// "exit-mid-task" ends the worker thread; "heap-bomb" allocates until the worker's heap limit
+// stops it; "overrun" spins past every deadline. Other batches run as the built worker runs them.
+import { default as runBatch } from '../../../dist/workers/text-worker.js';
+
+export default function faulty(batch) {
+  const paths = batch.paths.join('\n');
+  if (paths.includes('exit-mid-task')) process.exit(3);
+  if (paths.includes('heap-bomb')) {
+    const hoard = [];
+    for (;;) hoard.push(new Array(1_000_000).fill(hoard.length));
+  }
+  if (paths.includes('overrun')) {
+    const until = Date.now() + 4000;
+    while (Date.now() < until);
+  }
+  return runBatch(batch);
+}

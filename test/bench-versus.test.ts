@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMeasured } from '../bench/child.js';
 import { readpoolSystem } from '../bench/versus/drivers/readpool.js';
 import { naiveSystem, shellSystem } from '../bench/versus/drivers/reference.js';
 import { measure, type Row } from '../bench/versus/measure.js';
@@ -72,6 +73,18 @@ describe('measure', () => {
     const measured = await measure({ scenario: 's', case: 'c', system: 'readpool', unit: 'reads', items: ['missing.txt'], concurrency: 1, passes: 1, warmup: false, op: (file) => readpool.read(path.join(root, file), {}) });
     expect(measured.status).toBe('refused');
     expect(measured.reason).toMatch(/missing\.txt/);
+  });
+});
+
+describe('peak RSS of a measured child', () => {
+  it('is the child\'s own, not the peak of the large process that spawned it', () => {
+    // 300 MiB resident here: getrusage's maxRSS would carry it across execve into the child.
+    const ballast = Buffer.alloc(300 * 2 ** 20, 1);
+    const preload = path.resolve('dist/bench/rss-preload.js');
+    const child = runMeasured(['-e', '0'], root, preload);
+    expect(ballast[ballast.length - 1]).toBe(1);
+    expect(child.maxRssMiB).toBeGreaterThan(10);
+    expect(child.maxRssMiB).toBeLessThan(200);
   });
 });
 

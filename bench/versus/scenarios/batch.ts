@@ -24,7 +24,7 @@ export async function batch(context: Context): Promise<Row[]> {
         unit: 'files',
         items: files,
         concurrency,
-        reps: context.quick ? 1 : 3,
+        reps: context.quick ? 1 : 5,
         passes: 1,
         warm: (system) => warmOnTree(context, system),
         op: (system, file) => system.read(file, { limit: 2000 }),

@@ -25,7 +25,7 @@ export async function media(context: Context): Promise<Row[]> {
       unit: 'reads',
       items: [file],
       concurrency: 1,
-      reps: context.quick ? 1 : 4,
+      reps: context.quick ? 1 : 6,
       passes: 1,
       warm: async (system) => {
         await warmOnTree(context, system);

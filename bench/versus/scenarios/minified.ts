@@ -13,7 +13,7 @@ export async function minified(context: Context): Promise<Row[]> {
       unit: 'reads',
       items: [context.corpus.minified],
       concurrency: 1,
-      reps: context.quick ? 2 : 5,
+      reps: context.quick ? 2 : 7,
       passes: 1,
       warm: (system) => warmOnTree(context, system),
       op: (system, file) => system.read(file, {}),

@@ -18,7 +18,7 @@ export async function pagination(context: Context): Promise<Row[]> {
   const medium = pagesOf(MEDIUM_LOG_LINES);
   const large = pagesOf(LARGE_LOG_LINES);
   const mediumSample = context.quick ? spread(medium, 20) : medium;
-  const largeSample = spread(large, context.quick ? 5 : 20);
+  const largeSample = spread(large, context.quick ? 5 : 30);
   const { value, extraRssMiB } = await withSystem(context, async (system) => {
     const rows: Row[] = [];
     for (const [file, pages, total, label] of [

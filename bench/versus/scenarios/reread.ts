@@ -6,7 +6,7 @@ import { measure, pass, type Row } from '../measure.js';
 import { spread, withSystem, type Context } from './context.js';
 
 export async function reread(context: Context): Promise<Row[]> {
-  const files = spread(context.corpus.tree, context.quick ? 100 : 300);
+  const files = spread(context.corpus.tree, context.quick ? 100 : 500);
   const session = 'agent-1';
   const { value, extraRssMiB } = await withSystem(context, async (system) => {
     await pass(files, 16, (file) => system.read(file, {}, session));
@@ -17,7 +17,7 @@ export async function reread(context: Context): Promise<Row[]> {
       unit: 'files',
       items: files,
       concurrency: 16,
-      passes: context.quick ? 1 : 3,
+      passes: context.quick ? 1 : 5,
       warmup: false,
       op: (file) => system.read(file, {}, session),
     });

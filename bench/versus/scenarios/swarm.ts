@@ -10,7 +10,7 @@ import { spread, withSystem, type Context } from './context.js';
 const AGENTS = 256;
 
 export async function swarm(context: Context): Promise<Row[]> {
-  const files = spread(context.corpus.tree, context.quick ? 20 : 60);
+  const files = spread(context.corpus.tree, context.quick ? 20 : 100);
   if (context.name === 'shell head/tail/sed') {
     const reason = 'a process spawned per read: 256 agents would measure process start-up (scenario 1 has its per-file rate)';
     return [{ scenario: '5 swarm', case: `${AGENTS} agents x ${files.length} files`, system: context.name, status: 'unsupported', unit: 'reads', reason }];

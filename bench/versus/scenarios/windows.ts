@@ -25,7 +25,7 @@ export async function windows(context: Context): Promise<Row[]> {
         unit: 'reads',
         items: [context.corpus.largeLog],
         concurrency: 1,
-        reps: context.quick ? 1 : 3,
+        reps: context.quick ? 1 : 5,
         passes: 1,
         warm: (system) => warmOnTree(context, system),
         op: (system, file) => system.read(file, window),

@@ -157,7 +157,7 @@ export function writeResults(projectRoot: string, measured: Results): void {
     '',
     `${results.mode === 'full' ? 'Full' : 'Quick'} run of ${results.date.slice(0, 16).replace('T', ' ')} UTC, ${Math.round(results.seconds)} s, on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${machine.node}, ${machine.platform}.`,
     `Peers: ${Object.entries(results.versions).map(([name, version]) => `${name} ${version}`).join(', ') || 'not available'}.`,
-    'Rerun with `npm run bench` (about 8 minutes on 2 cores) or `npm run bench -- --quick` (under 2 minutes, fewer files and passes).',
+    'Rerun with `npm run bench` (about 6 minutes on 2 cores, the engine scenarios included) or `npm run bench -- --quick` (under 2 minutes, fewer files and passes).',
     '',
     `${results.mode === 'full' ? 'Every system runs each scenario in a child process of its own (peak RSS is that process' : 'Every system runs all scenarios in one child process of its own (peak RSS is that process over every scenario'}, plus the server process for MCP systems). Page cache warm; "cold" means the first read of that file by a fresh instance. Bytes are what reaches the model: text as UTF-8, media as base64. Tokens: text bytes / 4, images width x height / 750, a PDF document 1 600 a page.`,
     '',

@@ -12,7 +12,7 @@ import { prepareLargeLog, prepareSourceTree, warmPageCache } from '../corpus.js'
 
 /** The measured tree; WARM_FILES more are read by every fresh instance before it is measured. */
 export const TREE_FILES = 2000;
-const WARM_FILES = 1000;
+const WARM_FILES = 2000;
 export const LARGE_LOG_LINES = 2_000_000;
 export const MEDIUM_LOG_LINES = 200_000;
 const MINIFIED_BYTES = 5 * 1024 * 1024;

@@ -136,7 +136,8 @@ function withoutMachinePaths(results: Results, projectRoot: string): Results {
   return JSON.parse(JSON.stringify(results).replaceAll(`file://${projectRoot}`, '.').replaceAll(projectRoot, '.')) as Results;
 }
 
-export function writeResults(projectRoot: string, measured: Results): void {
+/** Writes the files; returns latest.md's text, for the terminal. */
+export function writeResults(projectRoot: string, measured: Results): string {
   const results = withoutMachinePaths(measured, projectRoot);
   const dir = path.join(projectRoot, 'bench/results');
   const charts = path.join(dir, 'charts');
@@ -187,4 +188,5 @@ export function writeResults(projectRoot: string, measured: Results): void {
     }
   }
   fs.writeFileSync(path.join(dir, 'latest.md'), `${md.join('\n')}\n`);
+  return md.join('\n');
 }

@@ -106,7 +106,7 @@ export async function runVersus(options: VersusOptions): Promise<void> {
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
   };
-  writeResults(projectRoot, {
+  const markdown = writeResults(projectRoot, {
     date: new Date().toISOString(),
     mode: options.quick ? 'quick' : 'full',
     seconds: (performance.now() - started) / 1000,
@@ -115,6 +115,8 @@ export async function runVersus(options: VersusOptions): Promise<void> {
     rows: sorted,
     ...(options.engine === undefined ? {} : { engine: options.engine }),
   });
+  // Every table on the terminal, as the engine scenarios print theirs; the charts are in the files.
+  process.stdout.write(`\n${markdown.split('\n').filter((line) => !line.startsWith('![')).join('\n')}\n`);
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s: bench/results/latest.json and latest.md`);
 }
 

@@ -2,10 +2,13 @@
  * `npm run bench`: runs the scenarios, prints each with its ratios against the baselines
  * measured in the same run, and writes the figures to bench/results/latest.json.
  *
- *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--out NAME]
+ *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--out NAME] [--quick]
  *
  * `--threads 1,2,4,8,15` sweeps the source-tree scenario's engine and bare-worker reference over
  * those thread counts (default: one a core). `--out` names the JSON file (default latest.json).
+ * Then, unless --only names engine scenarios, readpool beside the real peer tools
+ * (bench/versus), which writes latest.json again with everything and latest.md. --quick runs
+ * only that comparison, with fewer files and passes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +25,7 @@ import { slicerMicro } from './scenarios/slicer-micro.js';
 import { sourceTree } from './scenarios/source-tree.js';
 import { startUp } from './scenarios/start-up.js';
 import { swarm } from './scenarios/swarm.js';
+import { runVersus } from './versus/run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -39,11 +43,17 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
 };
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, rounds: { type: 'string', default: '6' }, threads: { type: 'string' }, out: { type: 'string', default: 'latest.json' } },
+  options: {
+    only: { type: 'string' },
+    rounds: { type: 'string', default: '6' },
+    threads: { type: 'string' },
+    out: { type: 'string', default: 'latest.json' },
+    quick: { type: 'boolean', default: false },
+  },
 });
 const threads = values.threads?.split(',').map(Number);
 if (threads?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--threads takes whole numbers, like 1,2,4 (received ${values.threads})`);
-const names = values.only === undefined ? Object.keys(SCENARIOS) : values.only.split(',');
+const names = values.only !== undefined ? values.only.split(',') : values.quick ? [] : Object.keys(SCENARIOS);
 const rounds = Number(values.rounds);
 
 const reports: ScenarioReport[] = [];
@@ -66,3 +76,4 @@ const file = path.join(projectRoot, 'bench/results', values.out);
 fs.mkdirSync(path.dirname(file), { recursive: true });
 fs.writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
 process.stdout.write(`\nfigures written to bench/results/${values.out}\n`);
+if (values.only === undefined) await runVersus({ quick: values.quick, engine: output });

@@ -27,10 +27,15 @@ export const PEERS_DIR = path.join(PROJECT_ROOT, 'bench/peers');
 const GEMINI = '@google/gemini-cli-core';
 const MCP_SERVER = '@modelcontextprotocol/server-filesystem';
 const MCP_SDK = '@modelcontextprotocol/sdk';
+const PI = '@mariozechner/pi-coding-agent';
 
-/** Installs bench/peers from its lockfile when its node_modules is missing (npm's output goes to stderr). */
+/**
+ * Installs bench/peers from its lockfile when its node_modules is missing or lacks one of its
+ * packages (a peer added since the last install); npm's output goes to stderr.
+ */
 export function ensurePeers(): void {
-  if (fs.existsSync(path.join(PEERS_DIR, 'node_modules'))) return;
+  const manifest = JSON.parse(fs.readFileSync(path.join(PEERS_DIR, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  if (Object.keys(manifest.dependencies).every((name) => fs.existsSync(path.join(packageDir(name), 'package.json')))) return;
   process.stderr.write(`installing ${PEERS_DIR} (npm ci) ...\n`);
   execFileSync('npm', ['ci', '--prefix', PEERS_DIR, '--no-audit', '--no-fund'], { stdio: ['ignore', 2, 2] });
 }
@@ -44,7 +49,7 @@ function packageDir(name: string): string {
 
 export function peerVersions(): Record<string, string> {
   const versions: Record<string, string> = {};
-  for (const name of [GEMINI, MCP_SERVER, MCP_SDK]) {
+  for (const name of [GEMINI, MCP_SERVER, MCP_SDK, PI]) {
     const json = JSON.parse(fs.readFileSync(path.join(packageDir(name), 'package.json'), 'utf8')) as { version: string };
     versions[name] = json.version;
   }
@@ -188,4 +193,23 @@ export function loadMcpSdk(): McpSdk {
   const client = peerRequire(`${MCP_SDK}/client/index.js`) as Pick<McpSdk, 'Client'>;
   const stdio = peerRequire(`${MCP_SDK}/client/stdio.js`) as Pick<McpSdk, 'StdioClientTransport'>;
   return { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport };
+}
+
+// ---- @mariozechner/pi-coding-agent ----------------------------------------------------------
+
+/** A content part of pi's tool results (text, or an image as base64). */
+export type PiContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+/** The `AgentTool` that `createReadTool(cwd)` returns: `execute(toolCallId, { path, offset, limit })`. */
+export interface PiReadTool {
+  execute(toolCallId: string, input: { path: string; offset?: number; limit?: number }): Promise<{ content: PiContent[]; details?: unknown }>;
+}
+
+export interface PiCodingAgent {
+  createReadTool(cwd: string): PiReadTool;
+}
+
+/** The package's own entry (its `main`, dist/index.js; its exports are import-only), which exports `createReadTool`. */
+export function loadPiCodingAgent(): Promise<PiCodingAgent> {
+  return importFile<PiCodingAgent>(path.join(packageDir(PI), 'dist/index.js'));
 }

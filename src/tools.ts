@@ -21,7 +21,8 @@ import { createXmlTools } from './dialects/xml.js';
 import type { ToolDefinition, ToolOptions } from './dialects/tool.js';
 import { isDialectName, DIALECT_NAMES, type DialectName } from './dialect-names.js';
 
-export type { ContentPart, JsonSchema, ToolContext, ToolDefinition, ToolOptions, ToolOutput } from './dialects/tool.js';
+export type { ContentPart, ToolContext, ToolDefinition, ToolOptions, ToolOutput } from './dialects/tool.js';
+export type { JsonSchema } from './dialects/json-schema.js';
 
 /** Each dialect's tool factory, by the dialect's name. */
 const DIALECTS = {

@@ -15,9 +15,9 @@ import { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
 import * as prose from './claude-code-prose.js';
-import { imagePart, notebookParts, pdfParts } from './parts.js';
+import { text, textOutput, imagePart, notebookParts, pdfParts } from './parts.js';
 import { binaryExtensionOf, isBlockedDevicePath } from './path-guards.js';
-import { defineTool, readFor, text, textOutput, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { defineTool, readFor, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 const schema = z.strictObject({
   file_path: z.string().describe(prose.PARAMETERS.file_path),

@@ -14,7 +14,8 @@ import { MIN_MAX_BYTES } from '../options.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
 import { describeFailure, describeInvalid, DESCRIPTION, type ReadFileError, type ReadFileErrorKind } from './comma-prose.js';
-import { defineTool, readFor, textOutput, type InputIssue, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { textOutput } from './parts.js';
+import { defineTool, readFor, type InputIssue, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 const NAME = 'read_file';
 

@@ -14,8 +14,9 @@ import { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult, TextResult } from '../result.js';
 import * as prose from './gemini-cli-prose.js';
-import { imagePart, pdfParts } from './parts.js';
-import { defineTool, isInsideRoots, readFor, relativeToRoots, text, type ContentPart, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { text, imagePart, pdfParts } from './parts.js';
+import { isInsideRoots, relativeToRoots } from './roots.js';
+import { defineTool, readFor, type ContentPart, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 // `z.object`, not strict: the seed's schema allows other keys, and they are ignored.
 const schema = z.object({

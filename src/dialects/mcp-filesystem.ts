@@ -14,8 +14,10 @@ import { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult, TextResult } from '../result.js';
 import * as prose from './mcp-filesystem-prose.js';
-import { imagePart } from './parts.js';
-import { defineTool, isInsideRoots, jsonSchemaOf, readFor, text, textOutput, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { text, textOutput, imagePart } from './parts.js';
+import { isInsideRoots } from './roots.js';
+import { jsonSchemaOf } from './json-schema.js';
+import { defineTool, readFor, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 // `z.object` strips unknown keys as the server's does; the JSON Schema still says they are not allowed.
 const closed = { additionalProperties: false };

@@ -1,9 +1,18 @@
 /**
- * Media results as content parts, shared by the dialects that pass media through as the engine
- * serves it (images within the budget, PDFs whole or as page images, notebook images).
+ * Content parts, shared by every dialect: text, and media passed through as the engine serves it
+ * (images within the budget, PDFs whole or as page images, notebook images).
  */
 import type { ImagePart, NotebookResult, PdfResult } from '../result.js';
-import { text, type ContentPart } from './tool.js';
+import type { ContentPart, ToolOutput } from './tool.js';
+
+export function text(value: string): ContentPart {
+  return { type: 'text', text: value };
+}
+
+/** A plain text answer. */
+export function textOutput(value: string, isError: boolean, data?: unknown): ToolOutput {
+  return data === undefined ? { content: [text(value)], isError } : { content: [text(value)], isError, data };
+}
 
 export function imagePart(image: Pick<ImagePart, 'mimeType' | 'data'>): ContentPart {
   return { type: 'image', mimeType: image.mimeType, data: image.data };

@@ -15,9 +15,10 @@ import { kindByName } from '../media/kind.js';
 import type { ReadRequest } from '../request.js';
 import type { NotebookResult, ReadResult, TextResult } from '../result.js';
 import * as prose from './pilotdeck-prose.js';
-import { imagePart, notebookParts } from './parts.js';
+import { text, textOutput, imagePart, notebookParts } from './parts.js';
 import { binaryExtensionOf, isBlockedDevicePath } from './path-guards.js';
-import { defineTool, readFor, relativeToRoots, text, textOutput, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { relativeToRoots } from './roots.js';
+import { defineTool, readFor, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 const schema = z.strictObject({
   file_path: z.string().describe(prose.PARAMETERS.file_path),

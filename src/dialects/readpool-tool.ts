@@ -9,9 +9,9 @@ import type { Engine } from '../engine.js';
 import type { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
-import { notebookParts, imagePart, pdfParts } from './parts.js';
+import { text, textOutput, notebookParts, imagePart, pdfParts } from './parts.js';
 import { describeError, TOOL_NAME } from './readpool.js';
-import { defineTool, readFor, text, textOutput, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { defineTool, readFor, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 const DESCRIPTION = `Reads a file from the workspace: text as numbered lines (\`N<TAB>line\`), images as images, PDFs as documents or page images, Jupyter notebooks as numbered cells with their outputs.
 

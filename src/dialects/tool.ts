@@ -4,13 +4,12 @@
  * are results with `isError: true`, worded as the dialect's own tool words them; only misuse of
  * the API (a non-object context, a foreign signal) throws.
  */
-import path from 'node:path';
-import { z } from 'zod';
-import { findRoot, relativeTo } from '../core/containment.js';
+import type { z } from 'zod';
 import type { Engine } from '../engine.js';
 import { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
+import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 
 /** One piece of what a tool returns to the model. */
 export type ContentPart =
@@ -44,9 +43,6 @@ export interface ToolContext {
   /** Called as a call over many files progresses (files done, files in all). */
   readonly onProgress?: (done: number, total: number) => void;
 }
-
-/** A JSON Schema object, as tools are registered with hosts. */
-export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export interface ToolDefinition {
   readonly name: string;
@@ -117,29 +113,6 @@ export function defineTool<S extends z.ZodType>(tool: DialectTool<S>): ToolDefin
   };
 }
 
-/**
- * The JSON Schema of a tool's input, generated from its zod schema without the safe-integer
- * bounds zod adds to every integer, so it reads as the original tool's schema does. Without a
- * `draft`, the `$schema` key is left out; with one, the schema is that draft and says so.
- */
-export function jsonSchemaOf(schema: z.ZodType, draft?: 'draft-07'): JsonSchema {
-  const target = draft === 'draft-07' ? 'draft-7' : 'draft-2020-12';
-  const generated: Record<string, unknown> = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target }) };
-  if (draft === undefined) delete generated.$schema;
-  return stripSafeBounds(generated) as JsonSchema;
-}
-
-function stripSafeBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(stripSafeBounds);
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue;
-    out[key] = stripSafeBounds(value);
-  }
-  return out;
-}
-
 /** A request with the call's session and accept folded in, read with the call's signal. */
 export function readFor(engine: Engine, request: ReadRequest, context: ToolContext): Promise<ReadResult> {
   const full: ReadRequest = { ...request };
@@ -147,25 +120,4 @@ export function readFor(engine: Engine, request: ReadRequest, context: ToolConte
   if (context.accept !== undefined) full.accept = { ...context.accept, ...request.accept };
   if (context.roots !== undefined) full.within = [...context.roots];
   return engine.read(full, context.signal === undefined ? {} : { signal: context.signal });
-}
-
-export function text(value: string): ContentPart {
-  return { type: 'text', text: value };
-}
-
-/** A plain text answer. */
-export function textOutput(value: string, isError: boolean, data?: unknown): ToolOutput {
-  return data === undefined ? { content: [text(value)], isError } : { content: [text(value)], isError, data };
-}
-
-/** `absolute` relative to the root that holds it, with `/` separators; itself when in none. */
-export function relativeToRoots(roots: readonly string[], absolute: string): string {
-  const root = findRoot(roots, absolute);
-  if (root === null) return absolute;
-  return relativeTo(root, absolute) || '.';
-}
-
-/** True when `candidate` lies inside one of `roots` (lexically; the engine checks links). */
-export function isInsideRoots(roots: readonly string[], candidate: string): boolean {
-  return findRoot(roots, path.resolve(candidate)) !== null;
 }

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { ReadError } from '../errors.js';
-import { isInsideRoots } from './tool.js';
+import { isInsideRoots } from './roots.js';
 
 export const DESCRIPTION = `The read tool provides flexible file reading capabilities for agents. It handles text files with line numbering, images as base64-encoded content, and PDFs as base64-encoded documents. The tool includes intelligent truncation and binary detection.
 

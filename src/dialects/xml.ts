@@ -24,9 +24,9 @@ import type { Engine } from '../engine.js';
 import { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
-import { imagePart, pdfParts } from './parts.js';
+import { textOutput, imagePart, pdfParts } from './parts.js';
 import { describeFailure, describeInvalid, describeOutOfRange, describeRelative, describeTooLarge, DESCRIPTION } from './xml-prose.js';
-import { defineTool, readFor, textOutput, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { defineTool, readFor, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 const NAME = 'read';
 

@@ -3,7 +3,7 @@
  * every caller the caches serve), with the notes a model needs; and what the caches and the
  * session state keep of them.
  */
-import { describeImage, describeImageAsText, describePdf, describeWindow } from './dialects/readpool.js';
+import { describeImage, describeImageAsText, describePdf, describeWindow } from './dialects/readpool-notices.js';
 import type { ReadMark } from './cache/sessions.js';
 import type { ServedImage } from './media/image.js';
 import type { MediaPayload } from './media/wire.js';

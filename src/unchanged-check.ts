@@ -1,5 +1,5 @@
 import type { SessionLedger } from './cache/sessions.js';
-import { describeChange } from './dialects/readpool.js';
+import { describeChange } from './dialects/readpool-notices.js';
 import type { UnchangedCheck } from './engine-types.js';
 import { ReadError } from './errors.js';
 import { statFile } from './io/probe.js';

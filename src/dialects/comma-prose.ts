@@ -5,6 +5,7 @@
  * engine closing) is `read_failed`, with the engine's message and code.
  */
 import type { ReadError } from '../errors.js';
+import { isReadFailure } from './error-details.js';
 
 export const DESCRIPTION =
   'Read the contents of a workspace file and receive a structured payload with line metadata, a sha256 of the on-disk bytes, ' +
@@ -31,6 +32,8 @@ function fault(kind: ReadFileErrorKind, message: string, extra: Record<string, u
 /** A `ReadError` as the seed's error: its kind, a message, and the facts an agent acts on. */
 export function describeFailure(error: ReadError, subject: string): ReadFileError {
   const { details } = error;
+  // Not a property of the file the seed names: the engine's own words, and its code.
+  if (isReadFailure(error.code)) return fault('read_failed', error.message, { code: error.code });
   switch (error.code) {
     case 'not_found': {
       const suggestions = Array.isArray(details.suggestions) ? details.suggestions : [];
@@ -55,16 +58,6 @@ export function describeFailure(error: ReadError, subject: string): ReadFileErro
       return fault('file_too_large', `${subject} exceeds the sandbox size limit of ${String(details.limit)} bytes.`, { size: details.size, limit: details.limit });
     case 'invalid_request':
       return fault('invalid_input', `Invalid read_file input: ${(Array.isArray(details.issues) ? details.issues : []).join('; ')}`);
-    case 'changed_during_read':
-    case 'corrupt_media':
-    case 'encrypted':
-    case 'overloaded':
-    case 'aborted':
-    case 'timeout':
-    case 'closed':
-    case 'internal':
-      // Not a property of the file the seed names: the engine's own words, and its code.
-      return fault('read_failed', error.message, { code: error.code });
   }
 }
 

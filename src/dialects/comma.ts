@@ -15,7 +15,7 @@ import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
 import { describeFailure, describeInvalid, DESCRIPTION, type ReadFileError, type ReadFileErrorKind } from './comma-prose.js';
 import { textOutput } from './parts.js';
-import { defineTool, readFor, type InputIssue, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { defineTool, issueLines, readFor, type InputIssue, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 const NAME = 'read_file';
 
@@ -111,7 +111,7 @@ function dataOf(result: ReadResult, input: Input): ToolOutput {
 }
 
 function invalidOf(issues: readonly InputIssue[]): ToolOutput {
-  return envelope({ ok: false, error: describeInvalid(issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)) });
+  return envelope({ ok: false, error: describeInvalid(issueLines(issues)) });
 }
 
 export function createCommaTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {

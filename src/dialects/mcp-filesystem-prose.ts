@@ -1,11 +1,8 @@
 /**
  * What a model reads from the `mcp-filesystem` dialect: the official MCP filesystem server's
- * descriptions and error texts, verbatim, plus readpool's own words for what that server never
- * says (binary files, budgets, secrets, devices). Its errors are the Node.js and server texts a
- * model already knows (`ENOENT: ...`, `Access denied - ...`), so a host can swap servers.
+ * descriptions and texts, verbatim, plus readpool's own words for what that server never says
+ * (budgets, media asked for as text). Its failures are in `mcp-filesystem-failures.ts`.
  */
-import type { ReadError } from '../errors.js';
-
 export const TEXT_TOOL = {
   name: 'read_text_file',
   title: 'Read Text File',
@@ -85,76 +82,6 @@ export function describeBudgetStop(facts: { first: number; last: number; total: 
     `[readpool: output capped at its ${unit} budget; showing lines ${first}-${last}${of}${cutNote}. ` +
     `read_text_file has no offset: ${next}, or search the file for the part you need.]`
   );
-}
-
-const NODE_ERRNO: Readonly<Record<string, string>> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ELOOP: 'too many symbolic links encountered',
-  EIO: 'i/o error',
-  EAGAIN: 'resource temporarily unavailable',
-};
-
-const TYPES: Readonly<Record<string, string>> = {
-  fifo: 'a FIFO',
-  socket: 'a socket',
-  'character-device': 'a character device',
-  'block-device': 'a block device',
-  'pseudo-file': 'a kernel pseudo-file',
-};
-
-const num = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
-const str = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
-
-/**
- * A `ReadError` in the server's words: `absolute` is the path as the server resolves it,
- * `allowed` its allowed directories. Texts the server never produces are readpool's, in its style.
- */
-export function describeFailure(error: ReadError, absolute: string, allowed: readonly string[]): string {
-  const d = error.details;
-  switch (error.code) {
-    case 'not_found':
-      return `ENOENT: no such file or directory, open '${absolute}'`;
-    case 'is_directory':
-      return 'EISDIR: illegal operation on a directory, read';
-    case 'outside_root':
-      return d.throughLink === true
-        ? `Access denied - symlink target outside allowed directories: ${absolute} not in ${allowed.join(', ')}`
-        : `Access denied - path outside allowed directories: ${absolute} not in ${allowed.join(', ')}`;
-    case 'denied':
-      return `Access denied - ${absolute} matches the deny rule ${JSON.stringify(d.rule)} (files that hold secrets are not served)`;
-    case 'binary_file':
-      return `Cannot read ${absolute} as text: it is binary (a NUL byte at offset ${num(d.nulAt, 0)}, ${num(d.size, 0)} bytes). Use read_media_file to get its bytes as base64.`;
-    case 'file_too_large':
-      return `File too large - ${absolute} is ${num(d.size, num(d.pixels, 0))} ${d.pixels === undefined ? 'bytes' : 'pixels'}, over the limit of ${num(d.limit, 0)} (${str(d.limitName, 'size')})`;
-    case 'not_regular_file':
-      return `Cannot read ${absolute}: it is ${TYPES[str(d.type, '')] ?? 'a special file'}, not a regular file, and reading it could block or never end`;
-    case 'unreadable': {
-      const errno = typeof d.errno === 'string' && d.errno !== '' ? d.errno : 'EIO';
-      return `${errno}: ${NODE_ERRNO[errno] ?? 'system error'}, open '${absolute}'`;
-    }
-    case 'corrupt_media':
-    case 'encrypted':
-      return `Cannot read ${absolute}: ${error.code === 'encrypted' ? 'the PDF is password-protected' : 'its bytes are not what its extension says'}`;
-    case 'changed_during_read':
-      return `Cannot read ${absolute}: it changed while it was being read; try again once it is written`;
-    case 'overloaded':
-      return `Server busy: ${num(d.queued, 0)} reads queued; retry in ${num(d.retryAfterMs, 100)} ms`;
-    case 'timeout':
-      return `Timed out reading ${absolute} after ${num(d.timeoutMs, 0)} ms`;
-    case 'aborted':
-      return `Read of ${absolute} was cancelled`;
-    case 'closed':
-      return 'The file server has stopped and accepts no more reads';
-    case 'invalid_request': {
-      const issues = Array.isArray(d.issues) ? d.issues.filter((issue): issue is string => typeof issue === 'string') : [];
-      return issues.some((issue) => issue.startsWith('pages:'))
-        ? `Cannot read ${absolute} as media: readpool returns a PDF whole only up to 10 pages and 3 MiB, and read_media_file cannot ask for pages`
-        : `Cannot read ${absolute}: ${issues.join('; ')}`;
-    }
-    case 'internal':
-      return `Cannot read ${absolute}: ${str(d.message, 'internal error')}`;
-  }
 }
 
 /** `read_text_file` on a file readpool serves as media: where its content can be had. */

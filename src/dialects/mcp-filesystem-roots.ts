@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { ReadError } from '../errors.js';
-import { describeFailure } from './mcp-filesystem-prose.js';
+import { describeFailure } from './mcp-filesystem-failures.js';
 import { isInsideRoots } from './roots.js';
 
 /** A path as the server resolves it: relative ones against the first allowed directory that holds them. */

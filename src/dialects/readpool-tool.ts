@@ -11,7 +11,7 @@ import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
 import { text, textOutput, notebookParts, imagePart, pdfParts } from './parts.js';
 import { describeError, TOOL_NAME } from './readpool.js';
-import { defineTool, readFor, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { defineTool, issueLines, readFor, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 const DESCRIPTION = `Reads a file from the workspace: text as numbered lines (\`N<TAB>line\`), images as images, PDFs as documents or page images, Jupyter notebooks as numbered cells with their outputs.
 
@@ -102,7 +102,7 @@ export function createReadpoolTools(engine: Engine, _options: ToolOptions = {}):
       schema,
       invalid: (issues, input) =>
         textOutput(
-          describeError('invalid_request', { issues: issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`) }, subjectOf(input)),
+          describeError('invalid_request', { issues: issueLines(issues) }, subjectOf(input)),
           true,
           { code: 'invalid_request' },
         ),

@@ -72,6 +72,11 @@ export interface InputIssue {
   readonly message: string;
 }
 
+/** Each issue as `field: message` (`input` for the input as a whole), in zod's own words. */
+export function issueLines(issues: readonly InputIssue[]): string[] {
+  return issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`);
+}
+
 /** What a dialect file supplies for one tool; `defineTool` turns it into a `ToolDefinition`. */
 export interface DialectTool<S extends z.ZodType> {
   readonly name: string;

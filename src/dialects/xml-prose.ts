@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { ReadError } from '../errors.js';
+import { isReadFailure } from './error-details.js';
 import { isInsideRoots } from './roots.js';
 
 export const DESCRIPTION = `The read tool provides flexible file reading capabilities for agents. It handles text files with line numbering, images as base64-encoded content, and PDFs as base64-encoded documents. The tool includes intelligent truncation and binary detection.
@@ -13,9 +14,12 @@ export const DESCRIPTION = `The read tool provides flexible file reading capabil
 - Images (.png, .jpg, .jpeg, .gif, .webp) and PDFs (.pdf) of at most 5MB are returned as base64 content.
 - Binary files (files holding null bytes) are refused.`;
 
+const cannotRead = (failure: ReadError, subject: string) => `Cannot read file: ${subject}. ${failure.message}`;
+
 /** A `ReadError` in the tool's words; `subject` is the path as the caller gave it. */
 export function describeFailure(failure: ReadError, subject: string, roots: readonly string[]): string {
   const { details } = failure;
+  if (isReadFailure(failure.code)) return cannotRead(failure, subject);
   switch (failure.code) {
     case 'not_found': {
       const root = roots.find((candidate) => isInsideRoots([candidate], subject)) ?? roots[0] ?? '/';
@@ -35,15 +39,7 @@ export function describeFailure(failure: ReadError, subject: string, roots: read
     case 'invalid_request':
     case 'not_regular_file':
     case 'unreadable':
-    case 'changed_during_read':
-    case 'corrupt_media':
-    case 'encrypted':
-    case 'overloaded':
-    case 'aborted':
-    case 'timeout':
-    case 'closed':
-    case 'internal':
-      return `Cannot read file: ${subject}. ${failure.message}`;
+      return cannotRead(failure, subject);
   }
 }
 

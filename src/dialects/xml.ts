@@ -26,7 +26,7 @@ import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
 import { textOutput, imagePart, pdfParts } from './parts.js';
 import { describeFailure, describeInvalid, describeOutOfRange, describeRelative, describeTooLarge, DESCRIPTION } from './xml-prose.js';
-import { defineTool, readFor, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { defineTool, issueLines, readFor, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
 
 const NAME = 'read';
 
@@ -110,7 +110,7 @@ async function readPdfWhole(engine: Engine, input: Input, context: ToolContext, 
 }
 
 function invalidOf(issues: readonly InputIssue[]): ToolOutput {
-  return error(describeInvalid(issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)));
+  return error(describeInvalid(issueLines(issues)));
 }
 
 export function createXmlTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {

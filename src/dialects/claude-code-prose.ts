@@ -31,6 +31,9 @@ Usage:
 - You will regularly be asked to read screenshots. If the user provides a path to a screenshot, ALWAYS use this tool to view the file at the path. This tool will work with all temporary file paths.
 - If you read a file that exists but has empty contents you will receive a system reminder warning in place of file contents.`;
 
+/** The tool as hosts list it. */
+export const TOOL = { name: TOOL_NAME, title: 'Read', description: DESCRIPTION } as const;
+
 /** Claude Code's parameter descriptions; `pages` is 2.1's, which the 2.0.14 seed lacks. */
 export const PARAMETERS = {
   file_path: 'The absolute path to the file to read',

@@ -61,9 +61,7 @@ export function createClaudeCodeTools(engine: Engine, options: ToolOptions = {})
   const render = options.lineFormat === 'tab' ? TAB : ARROW;
   return [
     defineTool({
-      name: prose.TOOL_NAME,
-      title: 'Read',
-      description: prose.DESCRIPTION,
+      ...prose.TOOL,
       schema,
       invalid,
       run: async (input, context) => {

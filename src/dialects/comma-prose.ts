@@ -14,6 +14,9 @@ export const DESCRIPTION =
   'Binary files require a two-step opt-in: the first call returns the binary_file error with the file\'s size and sha256, and the ' +
   'agent must re-call with allowBinary: true to receive base64 content.';
 
+/** The tool as hosts list it. */
+export const TOOL = { name: 'read_file', title: 'Read file', description: DESCRIPTION } as const;
+
 export type ReadFileErrorKind =
   | 'not_found'
   | 'outside_workspace'

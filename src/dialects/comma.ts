@@ -13,11 +13,9 @@ import type { Engine } from '../engine.js';
 import { MIN_MAX_BYTES } from '../options.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
-import { describeFailure, describeInvalid, DESCRIPTION, type ReadFileError, type ReadFileErrorKind } from './comma-prose.js';
+import { describeFailure, describeInvalid, TOOL, type ReadFileError, type ReadFileErrorKind } from './comma-prose.js';
 import { textOutput } from './parts.js';
 import { defineTool, issueLines, readFor, type InputIssue, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
-
-const NAME = 'read_file';
 
 const schema = z
   .strictObject({
@@ -117,9 +115,7 @@ function invalidOf(issues: readonly InputIssue[]): ToolOutput {
 export function createCommaTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {
   return [
     defineTool({
-      name: NAME,
-      title: 'Read file',
-      description: DESCRIPTION,
+      ...TOOL,
       schema,
       invalid: invalidOf,
       run: async (input, context) => {

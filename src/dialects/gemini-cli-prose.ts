@@ -12,6 +12,9 @@ export const TITLE = 'ReadFile';
 export const DESCRIPTION =
   "Reads and returns the content of a specified file. If the file is large, the content will be truncated. The tool's response will clearly indicate if truncation has occurred and will provide details on how to read more of the file using the 'offset' and 'limit' parameters. Handles text, images (PNG, JPG, GIF, WEBP, SVG, BMP), and PDF files. For text files, it can read specific line ranges.";
 
+/** The tool as hosts list it. */
+export const TOOL = { name: TOOL_NAME, title: TITLE, description: DESCRIPTION } as const;
+
 export const PARAMETERS = {
   absolute_path:
     "The absolute path to the file to read (e.g., '/home/user/project/file.txt'). Relative paths are not supported. You must provide an absolute path.",

@@ -71,9 +71,7 @@ function pagesToRetry(error: unknown): string | null {
 export function createGeminiCliTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {
   return [
     defineTool({
-      name: prose.TOOL_NAME,
-      title: prose.TITLE,
-      description: prose.DESCRIPTION,
+      ...prose.TOOL,
       schema,
       invalid,
       run: async (input, context) => {

@@ -27,6 +27,9 @@ export const DESCRIPTION =
   + "- This tool can only read files, not directories\n"
   + "- If you read a file that exists but has empty contents you will receive a system reminder warning in place of file contents";
 
+/** The tool as hosts list it. */
+export const TOOL = { name: TOOL_NAME, title: 'Read file', aliases: ALIASES, description: DESCRIPTION } as const;
+
 export const PARAMETERS = {
   file_path: 'The relative or absolute path to the file to read. The path must resolve inside the current workspace.',
   offset: 'The 1-based line number to start reading from. Only provide if the file is too large to read at once.',

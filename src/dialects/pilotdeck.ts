@@ -50,10 +50,7 @@ function validate(input: Input, absolute: string): ToolOutput | null {
 export function createPilotdeckTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {
   return [
     defineTool({
-      name: prose.TOOL_NAME,
-      title: 'Read file',
-      aliases: prose.ALIASES,
-      description: prose.DESCRIPTION,
+      ...prose.TOOL,
       schema,
       invalid,
       run: async (input, context) => {

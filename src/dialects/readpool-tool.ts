@@ -24,6 +24,8 @@ const DESCRIPTION = `Reads a file from the workspace: text as numbered lines (\`
 - Binary files are refused unless allowBinary is true (then returned as base64).
 - You can read several files in parallel.`;
 
+const TOOL = { name: TOOL_NAME, title: 'Read file', description: DESCRIPTION } as const;
+
 const schema = z.strictObject({
   path: z.string().describe('The file to read: relative to the workspace root, or absolute inside it.'),
   offset: z
@@ -96,9 +98,7 @@ export function nativeOutput(result: ReadResult): ToolOutput {
 export function createReadpoolTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {
   return [
     defineTool({
-      name: TOOL_NAME,
-      title: 'Read file',
-      description: DESCRIPTION,
+      ...TOOL,
       schema,
       invalid: (issues, input) =>
         textOutput(

@@ -14,6 +14,9 @@ export const DESCRIPTION = `The read tool provides flexible file reading capabil
 - Images (.png, .jpg, .jpeg, .gif, .webp) and PDFs (.pdf) of at most 5MB are returned as base64 content.
 - Binary files (files holding null bytes) are refused.`;
 
+/** The tool as hosts list it. */
+export const TOOL = { name: 'read', title: 'Read', description: DESCRIPTION } as const;
+
 const cannotRead = (failure: ReadError, subject: string) => `Cannot read file: ${subject}. ${failure.message}`;
 
 /** A `ReadError` in the tool's words; `subject` is the path as the caller gave it. */

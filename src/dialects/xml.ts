@@ -25,10 +25,8 @@ import { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
 import type { ReadResult } from '../result.js';
 import { textOutput, imagePart, pdfParts } from './parts.js';
-import { describeFailure, describeInvalid, describeOutOfRange, describeRelative, describeTooLarge, DESCRIPTION } from './xml-prose.js';
+import { describeFailure, describeInvalid, describeOutOfRange, describeRelative, describeTooLarge, TOOL } from './xml-prose.js';
 import { defineTool, issueLines, readFor, type InputIssue, type ToolContext, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
-
-const NAME = 'read';
 
 const schema = z.strictObject({
   filePath: z.string().describe('Absolute path to the file to read. Relative paths are not supported.'),
@@ -116,9 +114,7 @@ function invalidOf(issues: readonly InputIssue[]): ToolOutput {
 export function createXmlTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {
   return [
     defineTool({
-      name: NAME,
-      title: 'Read',
-      description: DESCRIPTION,
+      ...TOOL,
       schema,
       invalid: invalidOf,
       run: async (input, context) => {

@@ -6,32 +6,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createTools, DIALECT_NAMES, type ToolContext, type ToolDefinition, type ToolOutput } from '../../src/tools.js';
-import { makeDialectWorkspace, type DialectWorkspace } from '../support/dialect-workspace.js';
-import { removeTempDir, writeFile } from '../support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { createTools, DIALECT_NAMES, type ToolContext } from '../../src/tools.js';
+import { useDialectSuite } from '../support/dialect-suite.js';
+import { lineRange } from '../support/dialect-workspace.js';
+import { writeFile } from '../support/temp-dir.js';
 
-let ws: DialectWorkspace;
-let engine: Engine;
-let tool: ToolDefinition;
-
-beforeAll(async () => {
-  ws = await makeDialectWorkspace();
-  engine = await createEngine({ root: ws.root, threads: 1 });
-  const tools = createTools(engine, 'claude-code');
-  expect(tools).toHaveLength(1);
-  tool = tools[0] as ToolDefinition;
-});
-
-afterAll(async () => {
-  await engine.close();
-  removeTempDir(ws.base);
-});
-
-function read(input: unknown, context: ToolContext = {}): Promise<ToolOutput> {
-  return tool.execute(input, context);
-}
+const suite = useDialectSuite('claude-code');
+const { ws, read } = suite;
 
 /** The text of an answer, and whether it is an error. */
 async function textOf(input: unknown, context: ToolContext = {}): Promise<[string, boolean]> {
@@ -43,7 +25,7 @@ async function textOf(input: unknown, context: ToolContext = {}): Promise<[strin
 
 /** `cat -n` as Claude Code 2.0 rendered it: the number right-aligned to 6, then `→`. */
 function arrow(first: number, last: number, line: (n: number) => string): string {
-  return Array.from({ length: last - first + 1 }, (_, i) => `${String(first + i).padStart(6)}→${line(first + i)}`).join('\n');
+  return lineRange(first, last, (n) => `${String(n).padStart(6)}→${line(n)}`);
 }
 
 const DESCRIPTION =
@@ -67,13 +49,13 @@ const DESCRIPTION =
 describe('the Read tool definition', () => {
   it('is named Read and carries the seed prompt verbatim, its variables filled', () => {
     expect(DIALECT_NAMES).toContain('claude-code');
-    expect(tool.name).toBe('Read');
-    expect(tool.aliases).toEqual([]);
-    expect(tool.description).toBe(DESCRIPTION);
+    expect(suite.tool.name).toBe('Read');
+    expect(suite.tool.aliases).toEqual([]);
+    expect(suite.tool.description).toBe(DESCRIPTION);
   });
 
   it("takes file_path, offset and limit as Claude Code declares them, plus 2.1's pages, and nothing else", () => {
-    expect(tool.inputSchema).toEqual({
+    expect(suite.tool.inputSchema).toEqual({
       type: 'object',
       properties: {
         file_path: { type: 'string', description: 'The absolute path to the file to read' },
@@ -153,7 +135,7 @@ describe('text through Read', () => {
   });
 
   it("numbers lines as 2.1 does, N and a tab, with lineFormat: 'tab'", async () => {
-    const [tab] = createTools(engine, 'claude-code', { lineFormat: 'tab' });
+    const [tab] = createTools(suite.engine, 'claude-code', { lineFormat: 'tab' });
     expect(await tab?.execute({ file_path: ws.files.normal })).toEqual({
       content: [{ type: 'text', text: '1\talpha\n2\tbeta\n3\tgamma' }],
       isError: false,

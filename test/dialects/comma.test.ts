@@ -5,15 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createTools, DIALECT_NAMES, type ToolDefinition, type ToolOutput } from '../../src/tools.js';
-import { makeDialectWorkspace, type DialectWorkspace } from '../support/dialect-workspace.js';
-import { removeTempDir, writeFile } from '../support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECT_NAMES, type ToolOutput } from '../../src/tools.js';
+import { useDialectSuite } from '../support/dialect-suite.js';
+import { longLines, NOTEBOOK_JSON } from '../support/dialect-workspace.js';
+import { writeFile } from '../support/temp-dir.js';
 
-let ws: DialectWorkspace;
-let engine: Engine;
-let tool: ToolDefinition;
+const suite = useDialectSuite('comma');
+const { ws, read } = suite;
 
 const SHA = {
   normal: '4fdbc441ea7b546100e086ac1e4fc5ae6749b7314311c99db05be450eca12996',
@@ -25,28 +24,6 @@ const SHA = {
   notebook: 'f6a526e84714cb219436ef2dabff05dfd51c85000c0798eca2a0e4428d427005',
 } as const;
 
-const NOTEBOOK_JSON =
-  '{"cells":[{"cell_type":"markdown","metadata":{},"source":["# Title\\n","Some text"]},{"cell_type":"code","metadata":{},' +
-  '"execution_count":1,"source":["print(1 + 1)"],"outputs":[{"output_type":"stream","name":"stdout","text":["2\\n"]}]}],' +
-  '"metadata":{},"nbformat":4,"nbformat_minor":5}';
-
-beforeAll(async () => {
-  ws = await makeDialectWorkspace();
-  engine = await createEngine({ root: ws.root, threads: 1 });
-  const tools = createTools(engine, 'comma');
-  expect(tools).toHaveLength(1);
-  tool = tools[0] as ToolDefinition;
-});
-
-afterAll(async () => {
-  await engine.close();
-  removeTempDir(ws.base);
-});
-
-async function read(input: unknown, session?: string): Promise<ToolOutput> {
-  return tool.execute(input, session === undefined ? {} : { session });
-}
-
 /** The whole output for an envelope: its JSON as the one text part, the envelope as `data`. */
 function answer(envelope: { ok: boolean } & Record<string, unknown>): ToolOutput {
   return { content: [{ type: 'text', text: JSON.stringify(envelope) }], isError: !envelope.ok, data: envelope };
@@ -56,17 +33,13 @@ function sha256Of(file: string): string {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
-function longLines(first: number, last: number): string {
-  return Array.from({ length: last - first + 1 }, (_, i) => `line ${first + i}`).join('\n');
-}
-
 describe('the read_file tool definition', () => {
   it('is named read_file, with the seed description and a schema of path, startLine, endLine, maxBytes and allowBinary', () => {
     expect(DIALECT_NAMES).toContain('comma');
-    expect(tool.name).toBe('read_file');
-    expect(tool.description.startsWith('Read the contents of a workspace file and receive a structured payload')).toBe(true);
-    expect(tool.description).toContain('re-call with allowBinary: true to receive base64 content.');
-    expect(tool.inputSchema).toMatchObject({
+    expect(suite.tool.name).toBe('read_file');
+    expect(suite.tool.description.startsWith('Read the contents of a workspace file and receive a structured payload')).toBe(true);
+    expect(suite.tool.description).toContain('re-call with allowBinary: true to receive base64 content.');
+    expect(suite.tool.inputSchema).toMatchObject({
       type: 'object',
       required: ['path'],
       additionalProperties: false,
@@ -212,8 +185,8 @@ describe('text through read_file', () => {
       ok: true,
       data: { path: 'normal.txt', encoding: 'utf-8', content: 'alpha\nbeta\ngamma', startLine: 1, endLine: 3, lineCount: 3, truncated: false, bytes: 16, size: 17, sha256: SHA.normal },
     });
-    expect(await read({ path: 'normal.txt' }, 's1')).toEqual(expected);
-    expect(await read({ path: 'normal.txt' }, 's1')).toEqual(expected);
+    expect(await read({ path: 'normal.txt' }, { session: 's1' })).toEqual(expected);
+    expect(await read({ path: 'normal.txt' }, { session: 's1' })).toEqual(expected);
   });
 });
 

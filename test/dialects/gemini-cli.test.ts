@@ -6,15 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createTools, DIALECT_NAMES, type ToolDefinition, type ToolOutput } from '../../src/tools.js';
-import { makeDialectWorkspace, NOTEBOOK, type DialectWorkspace } from '../support/dialect-workspace.js';
-import { removeTempDir, writeFile } from '../support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECT_NAMES, type ToolOutput } from '../../src/tools.js';
+import { useDialectSuite } from '../support/dialect-suite.js';
+import { lineRange, NOTEBOOK } from '../support/dialect-workspace.js';
+import { writeFile } from '../support/temp-dir.js';
 
-let ws: DialectWorkspace;
-let engine: Engine;
-let tool: ToolDefinition;
 let bigLog: string;
 let huge: string;
 let linkOut: string;
@@ -23,30 +20,20 @@ let bigSvg: string;
 
 const BIG_LOG_LINES = 120_000;
 
-beforeAll(async () => {
-  ws = await makeDialectWorkspace();
-  // Over 1 MiB, so the engine records a line index and later pages start with a seek.
-  bigLog = writeFile(ws.root, 'big.log', Array.from({ length: BIG_LOG_LINES }, (_, i) => `row ${i + 1}\n`).join(''));
-  huge = writeFile(ws.root, 'huge.txt', '');
-  fs.truncateSync(huge, 21 * 1024 * 1024);
-  svg = writeFile(ws.root, 'icon.svg', `<svg>\n<g d="${'q'.repeat(3000)}"/>\n</svg>\n`);
-  bigSvg = writeFile(ws.root, 'big.svg', `<svg>\n${'<g/>\n'.repeat(230_000)}</svg>\n`);
-  linkOut = path.join(ws.root, 'link-out.txt');
-  fs.symlinkSync(ws.outside, linkOut);
-  engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
-  const tools = createTools(engine, 'gemini-cli');
-  expect(tools).toHaveLength(1);
-  tool = tools[0] as ToolDefinition;
+const suite = useDialectSuite('gemini-cli', {
+  engine: { settleMs: 0 },
+  prepare: (ws) => {
+    // Over 1 MiB, so the engine records a line index and later pages start with a seek.
+    bigLog = writeFile(ws.root, 'big.log', Array.from({ length: BIG_LOG_LINES }, (_, i) => `row ${i + 1}\n`).join(''));
+    huge = writeFile(ws.root, 'huge.txt', '');
+    fs.truncateSync(huge, 21 * 1024 * 1024);
+    svg = writeFile(ws.root, 'icon.svg', `<svg>\n<g d="${'q'.repeat(3000)}"/>\n</svg>\n`);
+    bigSvg = writeFile(ws.root, 'big.svg', `<svg>\n${'<g/>\n'.repeat(230_000)}</svg>\n`);
+    linkOut = path.join(ws.root, 'link-out.txt');
+    fs.symlinkSync(ws.outside, linkOut);
+  },
 });
-
-afterAll(async () => {
-  await engine.close();
-  removeTempDir(ws.base);
-});
-
-async function read(input: unknown, session?: string): Promise<ToolOutput> {
-  return tool.execute(input, session === undefined ? {} : { session });
-}
+const { ws, read } = suite;
 
 /** A successful text answer: the model reads `llmContent`, and `data` is the seed's ToolResult. */
 function textAnswer(llmContent: string, returnDisplay: string): ToolOutput {
@@ -73,19 +60,19 @@ function header(start: number, end: number, total: number, nextOffset: number): 
 }
 
 function lines(from: number, to: number, name = 'line'): string {
-  return Array.from({ length: to - from + 1 }, (_, i) => `${name} ${from + i}`).join('\n');
+  return lineRange(from, to, (n) => `${name} ${n}`);
 }
 
 describe('the gemini-cli tool definition', () => {
   it('is read_file with the seed description and parameter schema, verbatim', () => {
     expect(DIALECT_NAMES).toContain('gemini-cli');
-    expect(tool.name).toBe('read_file');
-    expect(tool.title).toBe('ReadFile');
-    expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
-    expect(tool.description).toBe(
+    expect(suite.tool.name).toBe('read_file');
+    expect(suite.tool.title).toBe('ReadFile');
+    expect(suite.tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(suite.tool.description).toBe(
       "Reads and returns the content of a specified file. If the file is large, the content will be truncated. The tool's response will clearly indicate if truncation has occurred and will provide details on how to read more of the file using the 'offset' and 'limit' parameters. Handles text, images (PNG, JPG, GIF, WEBP, SVG, BMP), and PDF files. For text files, it can read specific line ranges.",
     );
-    expect(tool.inputSchema).toEqual({
+    expect(suite.tool.inputSchema).toEqual({
       type: 'object',
       properties: {
         absolute_path: {
@@ -190,8 +177,8 @@ describe('text through the gemini-cli dialect', () => {
   });
 
   it('has no unchanged-file stubs: a session reading a file twice gets its content twice', async () => {
-    const first = await read({ absolute_path: ws.files.normal }, 's1');
-    const second = await read({ absolute_path: ws.files.normal }, 's1');
+    const first = await read({ absolute_path: ws.files.normal }, { session: 's1' });
+    const second = await read({ absolute_path: ws.files.normal }, { session: 's1' });
     expect(first).toEqual(textAnswer('alpha\nbeta\ngamma\n', ''));
     expect(second).toEqual(first);
   });

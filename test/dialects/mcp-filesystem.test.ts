@@ -6,29 +6,22 @@ import { pathToFileURL } from 'node:url';
  * deliberate differences (an output budget, binary refusal, media served within limits). The
  * engine's byte budget is lowered to 16 KiB so that `long.txt` (24 KiB) shows the cut.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createTools, DIALECT_NAMES, type ToolDefinition, type ToolOutput } from '../../src/tools.js';
-import { makeDialectWorkspace, type DialectWorkspace } from '../support/dialect-workspace.js';
-import { removeTempDir } from '../support/temp-dir.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECT_NAMES, type ToolDefinition, type ToolOutput } from '../../src/tools.js';
+import { useDialectSuite } from '../support/dialect-suite.js';
+import { longLines } from '../support/dialect-workspace.js';
 
-let ws: DialectWorkspace;
-let engine: Engine;
+const suite = useDialectSuite('mcp-filesystem', {
+  engine: { maxBytes: 16_384 },
+  toolNames: ['read_text_file', 'read_media_file', 'read_multiple_files'],
+});
+const { ws } = suite;
 let readText: ToolDefinition;
 let readMedia: ToolDefinition;
 let readMultiple: ToolDefinition;
 
-beforeAll(async () => {
-  ws = await makeDialectWorkspace();
-  engine = await createEngine({ root: ws.root, threads: 1, maxBytes: 16_384 });
-  const tools = createTools(engine, 'mcp-filesystem');
-  expect(tools.map((tool) => tool.name)).toEqual(['read_text_file', 'read_media_file', 'read_multiple_files']);
-  [readText, readMedia, readMultiple] = tools as [ToolDefinition, ToolDefinition, ToolDefinition];
-});
-
-afterAll(async () => {
-  await engine.close();
-  removeTempDir(ws.base);
+beforeAll(() => {
+  [readText, readMedia, readMultiple] = suite.tools as [ToolDefinition, ToolDefinition, ToolDefinition];
 });
 
 /** A successful text answer: the text once as content, once as `structuredContent`. */
@@ -40,8 +33,6 @@ function answered(text: string): ToolOutput {
 function failed(text: string): ToolOutput {
   return { content: [{ type: 'text', text }], isError: true };
 }
-
-const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`).join('\n');
 
 describe('the tool definitions', () => {
   it("are the server's three read tools, with its titles, descriptions and schemas", () => {
@@ -127,7 +118,7 @@ describe('read_text_file', () => {
   it('cuts a file over the output budget and says how to read on with tail', async () => {
     expect(await readText.execute({ path: 'long.txt' })).toEqual(
       answered(
-        `${lines(1, 1749)}\nl\n\n[readpool: output capped at its byte budget; showing lines 1-1750 of 2500 (line 1750 cut short). ` +
+        `${longLines(1, 1749)}\nl\n\n[readpool: output capped at its byte budget; showing lines 1-1750 of 2500 (line 1750 cut short). ` +
           'read_text_file has no offset: call it with tail: 750 for the lines after these (capped the same way), or search the file for the part you need.]',
       ),
     );

@@ -5,32 +5,14 @@
  * fallbacks. Every expected text is the seed's template, written out.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createTools, DIALECT_NAMES, type ToolContext, type ToolDefinition, type ToolOutput } from '../../src/tools.js';
-import { makeDialectWorkspace, type DialectWorkspace } from '../support/dialect-workspace.js';
-import { removeTempDir, writeFile } from '../support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECT_NAMES, type ToolOutput } from '../../src/tools.js';
+import { useDialectSuite } from '../support/dialect-suite.js';
+import { lineRange } from '../support/dialect-workspace.js';
+import { writeFile } from '../support/temp-dir.js';
 
-let ws: DialectWorkspace;
-let engine: Engine;
-let tool: ToolDefinition;
-
-beforeAll(async () => {
-  ws = await makeDialectWorkspace();
-  engine = await createEngine({ root: ws.root, threads: 1 });
-  const tools = createTools(engine, 'pilotdeck');
-  expect(tools).toHaveLength(1);
-  tool = tools[0] as ToolDefinition;
-});
-
-afterAll(async () => {
-  await engine.close();
-  removeTempDir(ws.base);
-});
-
-function read(input: unknown, context: ToolContext = {}): Promise<ToolOutput> {
-  return tool.execute(input, context);
-}
+const suite = useDialectSuite('pilotdeck');
+const { ws, read } = suite;
 
 function text(value: string, data: unknown, isError = false): ToolOutput {
   return { content: [{ type: 'text', text: value }], isError, data };
@@ -63,13 +45,13 @@ const DESCRIPTION =
 describe('the read_file tool definition', () => {
   it('is named read_file with the alias Read and the seed description verbatim', () => {
     expect(DIALECT_NAMES).toContain('pilotdeck');
-    expect(tool.name).toBe('read_file');
-    expect(tool.aliases).toEqual(['Read']);
-    expect(tool.description).toBe(DESCRIPTION);
+    expect(suite.tool.name).toBe('read_file');
+    expect(suite.tool.aliases).toEqual(['Read']);
+    expect(suite.tool.description).toBe(DESCRIPTION);
   });
 
   it('has the seed input schema: integers, pages, no other keys', () => {
-    expect(tool.inputSchema).toEqual({
+    expect(suite.tool.inputSchema).toEqual({
       type: 'object',
       required: ['file_path'],
       additionalProperties: false,
@@ -100,7 +82,7 @@ describe('text through read_file', () => {
   });
 
   it('reads the whole file by default: no 2000-line window', async () => {
-    const lines = Array.from({ length: 2500 }, (_, i) => `${i + 1}|line ${i + 1}`).join('\n');
+    const lines = lineRange(1, 2500, (n) => `${n}|line ${n}`);
     expect(await read({ file_path: 'long.txt' })).toEqual(
       text(lines, { filePath: 'long.txt', kind: 'text', startLine: 1, endLine: 2500, totalLines: 2500, truncated: false }),
     );

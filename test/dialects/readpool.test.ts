@@ -5,28 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createTools, DIALECT_NAMES, type ToolDefinition, type ToolOutput } from '../../src/tools.js';
-import { makeDialectWorkspace, type DialectWorkspace } from '../support/dialect-workspace.js';
-import { removeTempDir } from '../support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECT_NAMES, type ToolOutput } from '../../src/tools.js';
+import { useDialectSuite } from '../support/dialect-suite.js';
 
-let ws: DialectWorkspace;
-let engine: Engine;
-let tool: ToolDefinition;
-
-beforeAll(async () => {
-  ws = await makeDialectWorkspace();
-  engine = await createEngine({ root: ws.root, threads: 1 });
-  const tools = createTools(engine, 'readpool');
-  expect(tools).toHaveLength(1);
-  tool = tools[0] as ToolDefinition;
-});
-
-afterAll(async () => {
-  await engine.close();
-  removeTempDir(ws.base);
-});
+const suite = useDialectSuite('readpool');
+const { ws, read } = suite;
 
 function textOf(output: ToolOutput): string {
   expect(output.content).toHaveLength(1);
@@ -35,24 +19,20 @@ function textOf(output: ToolOutput): string {
   return part.text;
 }
 
-async function read(input: unknown, session?: string): Promise<ToolOutput> {
-  return tool.execute(input, session === undefined ? {} : { session });
-}
-
 describe('the native tool definition', () => {
   it('is named read, read-only, with a JSON Schema generated from its zod schema', () => {
     expect(DIALECT_NAMES).toContain('readpool');
-    expect(tool.name).toBe('read');
-    expect(tool.title).toBe('Read file');
-    expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
-    expect(tool.inputSchema).toMatchObject({
+    expect(suite.tool.name).toBe('read');
+    expect(suite.tool.title).toBe('Read file');
+    expect(suite.tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(suite.tool.inputSchema).toMatchObject({
       type: 'object',
       required: ['path'],
       additionalProperties: false,
       properties: { path: { type: 'string' }, offset: { type: 'integer' }, column: { type: 'integer' } },
     });
-    expect(JSON.stringify(tool.inputSchema)).not.toContain('9007199254740991');
-    expect(tool.inputSchema).not.toHaveProperty('$schema');
+    expect(JSON.stringify(suite.tool.inputSchema)).not.toContain('9007199254740991');
+    expect(suite.tool.inputSchema).not.toHaveProperty('$schema');
   });
 });
 
@@ -188,13 +168,13 @@ describe('media through the native dialect', () => {
 
 describe('sessions through the native dialect', () => {
   it('answers a re-read with the unchanged stub, and fresh: true with the content', async () => {
-    const first = await read({ path: 'normal.txt' }, 'native-s1');
+    const first = await read({ path: 'normal.txt' }, { session: 'native-s1' });
     expect(textOf(first)).toBe('1\talpha\n2\tbeta\n3\tgamma');
-    const again = await read({ path: 'normal.txt' }, 'native-s1');
+    const again = await read({ path: 'normal.txt' }, { session: 'native-s1' });
     expect(textOf(again)).toMatch(
       /^\[normal\.txt is unchanged since you read all 3 lines at \d{4}-\d\d-\d\dT[\d:.]+Z\. Refer to that earlier result instead of reading it again\. If it is no longer in your context, call read with the same arguments and fresh: true\.\]$/,
     );
-    expect(textOf(await read({ path: 'normal.txt', fresh: true }, 'native-s1'))).toBe('1\talpha\n2\tbeta\n3\tgamma');
+    expect(textOf(await read({ path: 'normal.txt', fresh: true }, { session: 'native-s1' }))).toBe('1\talpha\n2\tbeta\n3\tgamma');
   });
 });
 

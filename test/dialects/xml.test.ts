@@ -6,37 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/index.js';
-import { createTools, DIALECT_NAMES, type ToolDefinition, type ToolOutput } from '../../src/tools.js';
-import { makeDialectWorkspace, type DialectWorkspace } from '../support/dialect-workspace.js';
-import { removeTempDir, writeFile } from '../support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECT_NAMES, type ToolOutput } from '../../src/tools.js';
+import { useDialectSuite } from '../support/dialect-suite.js';
+import { lineRange, NOTEBOOK_JSON } from '../support/dialect-workspace.js';
+import { writeFile } from '../support/temp-dir.js';
 
-let ws: DialectWorkspace;
-let engine: Engine;
-let tool: ToolDefinition;
-
-const NOTEBOOK_JSON =
-  '{"cells":[{"cell_type":"markdown","metadata":{},"source":["# Title\\n","Some text"]},{"cell_type":"code","metadata":{},' +
-  '"execution_count":1,"source":["print(1 + 1)"],"outputs":[{"output_type":"stream","name":"stdout","text":["2\\n"]}]}],' +
-  '"metadata":{},"nbformat":4,"nbformat_minor":5}';
-
-beforeAll(async () => {
-  ws = await makeDialectWorkspace();
-  engine = await createEngine({ root: ws.root, threads: 1 });
-  const tools = createTools(engine, 'xml');
-  expect(tools).toHaveLength(1);
-  tool = tools[0] as ToolDefinition;
-});
-
-afterAll(async () => {
-  await engine.close();
-  removeTempDir(ws.base);
-});
-
-async function read(input: unknown, session?: string): Promise<ToolOutput> {
-  return tool.execute(input, session === undefined ? {} : { session });
-}
+const suite = useDialectSuite('xml');
+const { ws, read } = suite;
 
 function text(value: string, isError = false): ToolOutput {
   return { content: [{ type: 'text', text: value }], isError };
@@ -47,15 +24,15 @@ function wrapped(file: string, lines: string, footer: string): ToolOutput {
 }
 
 function numbered(first: number, last: number, line: (n: number) => string): string {
-  return Array.from({ length: last - first + 1 }, (_, i) => `${first + i}: ${line(first + i)}`).join('\n');
+  return lineRange(first, last, (n) => `${n}: ${line(n)}`);
 }
 
 describe('the read tool definition', () => {
   it('is named read, with filePath, a 0-based offset and limit described as the seed does', () => {
     expect(DIALECT_NAMES).toContain('xml');
-    expect(tool.name).toBe('read');
-    expect(tool.description.startsWith('The read tool provides flexible file reading capabilities for agents.')).toBe(true);
-    expect(tool.inputSchema).toMatchObject({
+    expect(suite.tool.name).toBe('read');
+    expect(suite.tool.description.startsWith('The read tool provides flexible file reading capabilities for agents.')).toBe(true);
+    expect(suite.tool.inputSchema).toMatchObject({
       type: 'object',
       required: ['filePath'],
       additionalProperties: false,
@@ -125,8 +102,8 @@ describe('text through the read tool', () => {
 
   it('returns the content on every call of a session: the tool keeps no stubs', async () => {
     const expected = wrapped(ws.files.normal, '1: alpha\n2: beta\n3: gamma', '(End of file - total 3 lines)');
-    expect(await read({ filePath: ws.files.normal }, 's1')).toEqual(expected);
-    expect(await read({ filePath: ws.files.normal }, 's1')).toEqual(expected);
+    expect(await read({ filePath: ws.files.normal }, { session: 's1' })).toEqual(expected);
+    expect(await read({ filePath: ws.files.normal }, { session: 's1' })).toEqual(expected);
   });
 });
 

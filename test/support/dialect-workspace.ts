@@ -41,6 +41,16 @@ export const LONG_LINES = 2500;
 /** `long-line.txt`: a short line, a line of this many `x`, a short line. */
 export const LONG_LINE_CHARS = 5000;
 
+/** Lines `first` to `last`, each rendered by `line`, joined with `\n`. */
+export function lineRange(first: number, last: number, line: (n: number) => string): string {
+  return Array.from({ length: last - first + 1 }, (_, i) => line(first + i)).join('\n');
+}
+
+/** The lines `first` to `last` expected of `long.txt`, joined with `\n`. */
+export function longLines(first: number, last: number): string {
+  return lineRange(first, last, (n) => `line ${n}`);
+}
+
 export const NOTEBOOK = {
   cells: [
     { cell_type: 'markdown', metadata: {}, source: ['# Title\n', 'Some text'] },
@@ -56,6 +66,12 @@ export const NOTEBOOK = {
   nbformat: 4,
   nbformat_minor: 5,
 };
+
+/** `notebook.ipynb`'s bytes, written out: what a dialect that reads it as plain text returns. */
+export const NOTEBOOK_JSON =
+  '{"cells":[{"cell_type":"markdown","metadata":{},"source":["# Title\\n","Some text"]},{"cell_type":"code","metadata":{},' +
+  '"execution_count":1,"source":["print(1 + 1)"],"outputs":[{"output_type":"stream","name":"stdout","text":["2\\n"]}]}],' +
+  '"metadata":{},"nbformat":4,"nbformat_minor":5}';
 
 export async function makeDialectWorkspace(): Promise<DialectWorkspace> {
   const { base, root } = makeWorkspace();

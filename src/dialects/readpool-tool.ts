@@ -2,7 +2,8 @@
  * The native dialect as a tool: readpool's own `read`, the best of all the dialects. 1-based
  * offset and limit (negative offset for a tail), exact totals and the next call in every notice,
  * a token budget, long lines paged by character (`column`), PDF pages, unchanged-file stubs per
- * session, encodings reported. Its prose lives in `readpool.ts`, shared with the engine.
+ * session, encodings reported. Its prose, shared with the engine, lives in `readpool.ts` (errors)
+ * and `readpool-notices.ts` (notices).
  */
 import { z } from 'zod';
 import type { Engine } from '../engine.js';

@@ -3,15 +3,7 @@
  * nested, a content stream that inflates to gigabytes), and notebooks too deep or too large.
  */
 import zlib from 'node:zlib';
-
-function chunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
+import { pngChunk as chunk } from '../../fixtures/media.js';
 
 /** A valid PNG signature and header claiming `width` x `height`, with a token data chunk. */
 export function pngClaiming(width: number, height: number): Buffer {

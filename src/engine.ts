@@ -1,7 +1,5 @@
 import { SessionLedger } from './cache/sessions.js';
-import { findRoot } from './core/containment.js';
-import { describeError } from './dialects/readpool.js';
-import { ReadError } from './errors.js';
+import type { ReadError } from './errors.js';
 import { MediaLane } from './media-lane.js';
 import type { MediaPool } from './media-pool.js';
 import { resolveOptions, type EngineOptions, type ResolvedOptions } from './options.js';
@@ -97,26 +95,12 @@ export class Engine {
    * const page = await engine.read({ path: 'logs/app.log', offset: 2001, limit: 2000 });
    * if (page.kind === 'text' && page.truncated) console.log(page.truncated.nextOffset);
    */
-  async read(request: ReadRequest, call: CallOptions = {}): Promise<ReadResult> {
-    try {
-      const signal: unknown = call.signal;
-      if (signal !== undefined && !isAbortSignal(signal)) {
-        throw fail('invalid_request', { issues: ['signal: must be an AbortSignal'] }, subjectOf(request));
-      }
-      const result = await this.#pipeline.read(request, signal);
-      // Narrower roots are checked on the canonical place read too: a link inside the engine's
-      // roots may lead out of the caller's.
-      if (request.within !== undefined && findRoot(request.within, result.path) === null) {
-        throw fail('outside_root', { roots: request.within, throughLink: true }, subjectOf(request));
-      }
-      this.#ledger.answered++;
-      return result;
-    } catch (error) {
-      const readError =
-        error instanceof ReadError ? error : new ReadError('internal', describeError('internal', { message: String(error) }, subjectOf(request)));
-      this.#ledger.failed(readError.code);
-      throw readError;
+  read(request: ReadRequest, call: CallOptions = {}): Promise<ReadResult> {
+    const signal: unknown = call.signal;
+    if (signal !== undefined && !isAbortSignal(signal)) {
+      return Promise.reject(this.#pipeline.failed(fail('invalid_request', { issues: ['signal: must be an AbortSignal'] }, subjectOf(request)), subjectOf(request)));
     }
+    return this.#pipeline.read(request, signal);
   }
 
   /** Reads many files at once; never rejects: each entry holds its own result or error. */

@@ -1,7 +1,7 @@
 import type { Ticket } from './ticket.js';
+import { SOLO_READ_BYTES } from './wire.js';
 
-/** Reads of at least this many bytes go to a worker alone, never delaying a batch of small ones. */
-export const SOLO_READ_BYTES = 8 * 1024 * 1024;
+export { SOLO_READ_BYTES };
 
 /**
  * A batch stops growing at this many bytes of files: about a millisecond of a worker's time, so
@@ -95,11 +95,12 @@ export class Lanes {
         continue;
       }
       const solo = ticket.cost >= SOLO_READ_BYTES;
+      // An unsized read (cost -1) counts as small: the worker defers it if it is not.
       if (tickets.length > 0 && (solo || bytes + ticket.cost > BATCH_BYTES)) break;
       lane.head++;
       lane.queued--;
       tickets.push(ticket);
-      bytes += ticket.cost;
+      bytes += Math.max(0, ticket.cost);
       if (lane.head >= lane.tickets.length) this.#drop(lane);
       else {
         if (lane.head > 1024 && lane.head * 2 > lane.tickets.length) {

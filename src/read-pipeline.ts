@@ -16,7 +16,8 @@ import type { ReadResult, UnchangedResult } from './result.js';
 import { isDefaultShape, isSettled, rangeOf, shapeOf, VersionMemo } from './result-keys.js';
 import { markOf, mediaResult, resultBytes, textResult } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
-import type { CancelHook, Scheduler } from './scheduler.js';
+import { PendingRead, type MissingRead, type ReadAnswerer } from './pending-read.js';
+import { UNSIZED, type CancelHook, type Scheduler } from './scheduler.js';
 import { SingleFlight, type Flight, type Outcome } from './single-flight.js';
 import type { TurnGate, GateEntry } from './turn-gate.js';
 import type { FilePayload, JobSpec, SeekHint } from './wire.js';
@@ -26,6 +27,9 @@ const FACTS_BYTES = 32 * 1024 * 1024;
 
 /** What a seek-hinted read is charged against `maxQueuedBytes`: about a page, not the file. */
 const SEEK_COST_BYTES = 4 * 1024 * 1024;
+
+/** Large files with a line index, by path: a read of one is statted, to seek by its version's index. */
+const INDEXED_PATHS = 4096;
 
 /** What the pipeline works with, owned by the engine. */
 export interface PipelineParts {
@@ -46,12 +50,14 @@ export interface PipelineParts {
  * work in a pool. Everything on this path runs once per read on the host thread, so it keeps
  * to a stat, a few map lookups and one result object.
  */
-export class ReadPipeline {
+export class ReadPipeline implements ReadAnswerer {
   readonly #p: PipelineParts;
   readonly results: LRUCache<string, ReadResult> | null;
   readonly facts = new FactsCache(FACTS_BYTES);
   readonly flights = new SingleFlight();
   readonly #versions = new VersionMemo();
+  /** Paths whose facts hold a line index (see `INDEXED_PATHS`). */
+  readonly #indexed = new Set<string>();
   /** A request of only a path, and its range and shape strings, built once. */
   readonly #plain: ParsedRequest;
   readonly #plainRange: string;
@@ -66,86 +72,202 @@ export class ReadPipeline {
       parts.options.cacheBytes === 0 ? null : new LRUCache<string, ReadResult>({ maxSize: parts.options.cacheBytes, sizeCalculation: resultBytes });
   }
 
-  async read(request: ReadRequest, signal: AbortSignal | undefined): Promise<ReadResult> {
-    const { options, sandbox, scheduler, gate, media, sessions, ledger } = this.#p;
-    const subject = subjectOf(request);
-    if (this.#p.closing()) throw fail('closed', {}, subject);
-    if (signal?.aborted === true) throw fail('aborted', { stage: 'queued' }, subject);
-    // Synchronous for a plainly valid request (no turn lost); the schema words the rest.
-    let req = parseFast(request, options);
-    if (req === null) {
-      const parsed = await parseWithSchema(request, options);
+  /**
+   * Answers one read. The promise returned is the only one a common read makes: hits and stubs
+   * are answered at once, and work in a pool answers through the read's `PendingRead`. Every
+   * rejection is a `ReadError`, counted once in the ledger; every result passed `#deliver`.
+   */
+  read(request: ReadRequest, signal: AbortSignal | undefined): Promise<ReadResult> {
+    let subject = '(no path)';
+    try {
+      subject = subjectOf(request);
+      if (this.#p.closing()) throw fail('closed', {}, subject);
+      if (signal?.aborted === true) throw fail('aborted', { stage: 'queued' }, subject);
+      const req = parseFast(request, this.#p.options);
+      if (req === null) return this.#parsedSlowly(request, signal, subject);
+      return this.#admit(req, signal, subject);
+    } catch (error) {
+      return Promise.reject(this.failed(error, subject));
+    }
+  }
+  /** Locates a valid read in the sandbox and lets it past the gate (at once, or when its turn comes). */
+  #admit(req: ParsedRequest, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+    const { options, sandbox, scheduler, gate, media } = this.#p;
+    try {
+      const located = sandbox.locate(req.path);
+      if (!located.ok) throw fail(located.code, located.details, subject);
+      const absolute = located.absolute;
+      if (req.within !== null && findRoot(req.within, absolute) === null) throw fail('outside_root', { roots: req.within }, subject);
+      // Reads held at the gate and media reads count as queued: `maxQueued` bounds them all.
+      const waiting = gate.waiting + scheduler.queued + media.pending;
+      if (waiting >= options.maxQueued) {
+        throw fail('overloaded', { queued: waiting, retryAfterMs: scheduler.retryAfterMs(waiting) }, subject);
+      }
+      const deadline = Date.now() + req.timeoutMs;
+      const entry = gate.enter(req.session ?? '', deadline);
+      if (entry !== null) return this.#afterGate(entry, req, absolute, deadline, signal, subject);
+      return this.#serve(req, absolute, deadline, signal, subject);
+    } catch (error) {
+      return Promise.reject(this.failed(error, subject));
+    }
+  }
+
+  /** A request `parseFast` left to the schema: worded issues, or the read as usual. */
+  async #parsedSlowly(request: ReadRequest, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+    let req: ParsedRequest;
+    try {
+      const parsed = await parseWithSchema(request, this.#p.options);
       if (!parsed.ok) throw fail('invalid_request', { issues: parsed.issues }, subject);
       req = parsed.request;
+    } catch (error) {
+      throw this.failed(error, subject);
     }
-    const located = sandbox.locate(req.path);
-    if (!located.ok) throw fail(located.code, located.details, subject);
-    const absolute = located.absolute;
-    if (req.within !== null && findRoot(req.within, absolute) === null) throw fail('outside_root', { roots: req.within }, subject);
-    // Reads held at the gate and media reads count as queued: `maxQueued` bounds them all.
-    const waiting = gate.waiting + scheduler.queued + media.pending;
-    if (waiting >= options.maxQueued) {
-      throw fail('overloaded', { queued: waiting, retryAfterMs: scheduler.retryAfterMs(waiting) }, subject);
-    }
-    const deadline = Date.now() + req.timeoutMs;
-    const entry = gate.enter(req.session ?? '', deadline);
-    if (entry !== null) {
+    return this.#admit(req, signal, subject);
+  }
+
+  async #afterGate(entry: GateEntry, req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+    try {
       await waitAtGate(entry, signal, req.timeoutMs, subject);
       // The signal may have fired between admission and this continuation.
       if (isAborted(signal)) throw fail('aborted', { stage: 'queued' }, subject);
+    } catch (error) {
+      throw this.failed(error, subject);
     }
-    if (this.#p.closing()) throw fail('closed', {}, subject);
-    const startedAt = Date.now();
-    const remainingMs = Math.max(1, deadline - startedAt);
-    // One stat on this thread gives the version every cache is keyed by. Anything that is not a
-    // plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
-    // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
-    const stat = statFile(absolute);
-    if (stat === null) {
-      const kind = req.media ? kindByName(absolute) : null;
-      if (kind !== null) return this.#settled(await media.run(req, absolute, kind, deadline, remainingMs, signal), req, subject);
-      const outcome = await scheduler.submit(this.#job(req, absolute, null, deadline), remainingMs, signal, req.session ?? '');
-      return this.#settled(await media.rerouted(outcome, req, absolute, deadline, remainingMs, signal), req, subject);
-    }
-    const version = this.#versions.key(absolute, stat);
-    const plain = isDefaultShape(req, this.#plain);
-    const range = plain ? this.#plainRange : rangeOf(req);
-    const session = req.session;
-    // No check of the path's canonical place before a cache answers (README, Sandbox: what a
-    // cache may serve): a hit needs the same inode at the same version, so its bytes are the
-    // bytes a worker already served from inside a root.
-    const held = session === null || req.fresh ? undefined : sessions.range(session, absolute, range);
-    if (held !== undefined) {
-      if (held.settled && held.version === version) return this.#stub(held, 'same_version');
-      // Facts are only kept for settled versions: a match means the same bytes.
-      const known = this.facts.get(version);
-      if (known !== undefined && known.xxh64 === held.xxh64) {
-        ledger.hashHits++;
-        held.version = version;
-        held.settled = true;
-        return this.#stub(held, 'same_content');
+    return this.#serve(req, absolute, deadline, signal, subject);
+  }
+
+  /** After the gate: a stub, a cached result, a flight to join, or new work. */
+  #serve(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+    try {
+      const { sessions, ledger } = this.#p;
+      if (this.#p.closing()) throw fail('closed', {}, subject);
+      const startedAt = Date.now();
+      const plain = isDefaultShape(req, this.#plain);
+      const range = plain ? this.#plainRange : rangeOf(req);
+      const shape = plain ? this.#plainShape : shapeOf(req, range);
+      const session = req.session;
+      const held = session === null || req.fresh ? undefined : sessions.range(session, absolute, range);
+      const key = `${absolute}|${shape}`;
+      const cached = this.results?.get(key);
+      // A path no cache knows is not statted here: the worker's fstat gives its version, and a
+      // stat could only send it there anyway. Skipping one is never wrong, only a lost hit.
+      if (held === undefined && cached === undefined && !this.#indexed.has(absolute)) {
+        // Unless work for it is already running, unstatted: then this read stats, so that it and
+        // the reads after it share one read of the version they see.
+        const open = this.flights.get(`?${key}`);
+        if (open === undefined || open.joinable()) {
+          return this.#miss({ key, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
+        }
       }
+      // One stat on this thread gives the version every cache is keyed by. Anything that is not
+      // a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
+      // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
+      const stat = statFile(absolute);
+      if (stat === null) return this.#unstatted(req, absolute, deadline, signal, subject);
+      const version = this.#versions.key(absolute, stat);
+      // No check of the path's canonical place before a cache answers (README, Sandbox: what a
+      // cache may serve): a hit needs the same inode at the same version, so its bytes are the
+      // bytes a worker already served from inside a root.
+      if (held !== undefined) {
+        if (held.settled && held.version === version) return Promise.resolve(this.#deliver(this.#stub(held, 'same_version'), req, subject));
+        // Facts are only kept for settled versions: a match means the same bytes.
+        const known = this.facts.get(version);
+        if (known !== undefined && known.xxh64 === held.xxh64) {
+          ledger.hashHits++;
+          held.version = version;
+          held.settled = true;
+          return Promise.resolve(this.#deliver(this.#stub(held, 'same_content'), req, subject));
+        }
+      }
+      if (cached !== undefined && cached.version === version) {
+        ledger.resultHits++;
+        return Promise.resolve(this.#deliver(this.#remember(cached, req, absolute, held, range, startedAt), req, subject));
+      }
+      return this.#miss({ key, shape, req, absolute, version, size: Number(stat.size), signal, subject, startedAt, deadline, held, range });
+    } catch (error) {
+      return Promise.reject(this.failed(error, subject));
     }
-    const shape = plain ? this.#plainShape : shapeOf(req, range);
-    const key = `${absolute}|${version}|${shape}`;
-    let result = this.results?.get(key);
-    if (result !== undefined) ledger.resultHits++;
-    else result = await this.#shared(key, shape, req, absolute, version, Number(stat.size), signal, subject, startedAt, remainingMs);
+  }
+
+  /** A path that is not a plain regular file: a worker (or the media pool, by name) gives the verdict. */
+  async #unstatted(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+    const { scheduler, media } = this.#p;
+    try {
+      const remainingMs = Math.max(1, deadline - Date.now());
+      const kind = req.media ? kindByName(absolute) : null;
+      let outcome: Outcome;
+      if (kind !== null) outcome = await media.run(req, absolute, kind, deadline, remainingMs, signal);
+      else {
+        const first = await scheduler.submit(this.#job(req, absolute, null, deadline), remainingMs, signal, req.session ?? '');
+        outcome = await media.rerouted(first, req, absolute, deadline, remainingMs, signal);
+      }
+      if (!outcome.ok) throw this.#failure(outcome, req, subject);
+      return this.#deliver(this.#result(outcome.value, req), req, subject);
+    } catch (error) {
+      throw this.failed(error, subject);
+    }
+  }
+
+  /**
+   * The result for the read, worked once however many callers ask for it at the same time. Each
+   * caller keeps its own deadline and signal; the work is cancelled only when all have left. A
+   * caller that did not stat the file joins only work not yet sent to a worker.
+   */
+  #miss(read: MissingRead): Promise<ReadResult> {
+    const { ledger } = this.#p;
+    const flightKey = read.version === null ? `?${read.key}` : `${read.version}|${read.key}`;
+    let flight = this.flights.get(flightKey);
+    if (flight !== undefined && read.version === null && !flight.joinable()) flight = undefined;
+    if (flight !== undefined) ledger.singleFlightJoins++;
+    else {
+      ledger.resultMisses++;
+      flight = this.#launch(flightKey, read);
+    }
+    const joined = flight;
+    return new Promise<ReadResult>((resolve, reject) => {
+      this.flights.join(joined, new PendingRead(this, read, resolve, reject));
+    });
+  }
+
+  /** Answers a read that waited for a flight (see `PendingRead`). */
+  answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult {
+    if (!outcome.ok) throw this.#failure(outcome, read.req, read.subject);
+    flight.result ??= this.#result(outcome.value, read.req);
+    return this.#deliver(this.#remember(flight.result, read.req, read.absolute, read.held, read.range, read.startedAt), read.req, read.subject);
+  }
+
+  /**
+   * What a session is given for a result: a stub when it already holds this very content under
+   * another version (a touch), else the result, recorded as read.
+   */
+  #remember(result: ReadResult, req: ParsedRequest, absolute: string, held: ReadMark | undefined, range: string, startedAt: number): ReadResult {
+    const session = req.session;
     if (session === null || result.kind === 'unchanged') return result;
-    const settled = isSettled(result.version, startedAt, options.settleMs);
+    const settled = isSettled(result.version, startedAt, this.#p.options.settleMs);
     if (held !== undefined && held.path === result.path && result.xxh64 !== null && result.xxh64 === held.xxh64) {
       held.version = result.version;
       held.settled = settled;
       return this.#stub(held, 'same_content');
     }
-    sessions.record(session, absolute, range, markOf(result, settled));
+    this.#p.sessions.record(session, absolute, range, markOf(result, settled));
     return result;
   }
 
-  /** Answers from a read's outcome, or throws its error. */
-  #settled(outcome: Outcome, req: ParsedRequest, subject: string): ReadResult {
-    if (!outcome.ok) throw this.#failure(outcome, req, subject);
-    return this.#result(outcome.value, req);
+  /** Every result passes here once: narrower roots are checked on the canonical place read too. */
+  #deliver(result: ReadResult, req: ParsedRequest, subject: string): ReadResult {
+    // A link inside the engine's roots may lead out of the caller's.
+    if (req.within !== null && findRoot(req.within, result.path) === null) {
+      throw fail('outside_root', { roots: req.within, throughLink: true }, subject);
+    }
+    this.#p.ledger.answered++;
+    return result;
+  }
+
+  /** Every failure passes here once: made a `ReadError` (a bug becomes `internal`) and counted. */
+  failed(error: unknown, subject: string): ReadError {
+    const readError = error instanceof ReadError ? error : new ReadError('internal', describeError('internal', { message: String(error) }, subject));
+    this.#p.ledger.failed(readError.code);
+    return readError;
   }
 
   #failure(outcome: Extract<Outcome, { ok: false }>, req: ParsedRequest, subject: string): ReadError {
@@ -154,73 +276,62 @@ export class ReadPipeline {
     return fail(outcome.code, details, subject);
   }
 
-  /**
-   * The result for `key`, read once however many callers ask for it at the same time. Each
-   * caller keeps its own deadline and signal; the work is cancelled only when all have left.
-   */
-  async #shared(
-    key: string,
-    shape: string,
-    req: ParsedRequest,
-    absolute: string,
-    version: string,
-    size: number,
-    signal: AbortSignal | undefined,
-    subject: string,
-    startedAt: number,
-    remainingMs: number,
-  ): Promise<ReadResult> {
-    let flight = this.flights.get(key);
-    if (flight !== undefined) this.#p.ledger.singleFlightJoins++;
-    else {
-      this.#p.ledger.resultMisses++;
-      flight = this.#start(key, shape, req, absolute, version, size, startedAt);
-    }
-    const outcome = await this.flights.join(flight, remainingMs, req.timeoutMs, signal);
-    if (!outcome.ok) throw this.#failure(outcome, req, subject);
-    flight.result ??= this.#result(outcome.value, req);
-    return flight.result;
-  }
-
-  #start(key: string, shape: string, req: ParsedRequest, absolute: string, version: string, size: number, startedAt: number): Flight {
+  #launch(flightKey: string, read: MissingRead): Flight {
     const { options, scheduler, media } = this.#p;
-    const known = req.sha256 ? undefined : this.facts.get(version);
-    const seek = known === undefined ? null : seekHint(version, known, req.offset);
+    const { req, absolute, version, size } = read;
+    const known = version === null || req.sha256 ? undefined : this.facts.get(version);
+    const seek = known === undefined || version === null ? null : seekHint(version, known, req.offset);
     if (seek !== null) this.#p.ledger.lineIndexHits++;
     const deadline = Date.now() + options.timeoutMs;
-    const cost = seek === null ? size : Math.min(size, SEEK_COST_BYTES);
+    const cost = size === UNSIZED || seek === null ? size : Math.min(size, SEEK_COST_BYTES);
     const kind = req.media ? kindByName(absolute) : null;
-    let work: Promise<Outcome>;
-    let cancel: () => void;
+    const flight = this.flights.open(flightKey);
+    const land = (outcome: Outcome) => {
+      this.#landed(flight, outcome, read);
+      this.flights.settle(flight, outcome);
+    };
     if (kind === null) {
       // No timer and no AbortController of its own (both cost on every read): each waiter has
       // its own deadline, and the last to leave cancels the work through the hook.
       const hook: CancelHook = {};
       let rerouteStop: AbortController | null = null;
-      work = scheduler.submit(this.#job(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, hook).then((outcome) => {
-        if (outcome.ok || outcome.code !== 'binary_file') return outcome;
-        rerouteStop = new AbortController();
-        return media.rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), rerouteStop.signal);
-      });
-      cancel = () => {
+      flight.cancel = () => {
         hook.cancel?.();
         rerouteStop?.abort();
       };
+      if (version === null) flight.joinable = () => hook.sent?.() === false;
+      scheduler.enqueue(this.#job(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, hook, (outcome) => {
+        if (outcome.ok || outcome.code !== 'binary_file') return land(outcome);
+        rerouteStop = new AbortController();
+        void Promise.resolve(media.rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), rerouteStop.signal)).then(land);
+      });
     } else {
       const controller = new AbortController();
-      work = media.run(req, absolute, kind, deadline, options.timeoutMs, controller.signal);
-      cancel = () => controller.abort();
+      flight.cancel = () => controller.abort();
+      flight.joinable = () => false;
+      void media.run(req, absolute, kind, deadline, options.timeoutMs, controller.signal).then(land);
     }
-    return this.flights.start(key, work, cancel, (flight, outcome) => {
-      if (!outcome.ok) return;
-      const payload = outcome.value;
-      flight.result ??= this.#result(payload, req);
-      // A version that may still be changing within one timestamp tick is not trusted later.
-      if (!isSettled(payload.version, startedAt, options.settleMs)) return;
-      if (payload.kind === 'text') this.facts.learn(payload);
-      // Keyed by the version the worker read, which may be newer than the one stat saw.
-      this.results?.set(payload.version === version ? key : `${absolute}|${payload.version}|${shape}`, flight.result);
-    });
+    return flight;
+  }
+
+  /** A flight's work answered: the result is built once, then cached when its version has settled. */
+  #landed(flight: Flight, outcome: Outcome, read: MissingRead): void {
+    if (!outcome.ok) return;
+    const payload = outcome.value;
+    flight.result ??= this.#result(payload, read.req);
+    // A version that may still be changing within one timestamp tick is not trusted later.
+    if (!isSettled(payload.version, read.startedAt, this.#p.options.settleMs)) return;
+    if (payload.kind === 'text') {
+      this.facts.learn(payload);
+      if (payload.index !== null) this.#rememberIndexed(read.absolute);
+    }
+    // Keyed by path and shape: the entry holds the version the worker read, which a hit must match.
+    this.results?.set(read.key, flight.result);
+  }
+
+  #rememberIndexed(absolute: string): void {
+    if (this.#indexed.size >= INDEXED_PATHS) this.#indexed.clear();
+    this.#indexed.add(absolute);
   }
 
   #stub(mark: ReadMark, reason: UnchangedResult['reason']): UnchangedResult {

@@ -1,6 +1,6 @@
 /** What the scheduler is built with, and what it reports. */
 import type { LatencySummary } from './latency.js';
-import type { JobBatch, JobOutcome } from './wire.js';
+import type { JobBatch, PoolAnswer } from './wire.js';
 
 export interface SchedulerOptions {
   readonly maxQueued: number;
@@ -13,7 +13,7 @@ export interface SchedulerOptions {
   /** Pool tasks in flight at once; two per thread keeps every worker busy between tasks. */
   readonly maxInFlight: number;
   /** Runs a batch in a worker. */
-  readonly run: (batch: JobBatch) => Promise<JobOutcome[]>;
+  readonly run: (batch: JobBatch) => Promise<PoolAnswer[]>;
   /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */
   readonly recycle: () => void;
   /**
@@ -34,6 +34,8 @@ export interface SchedulerOptions {
  */
 export interface CancelHook {
   cancel?: () => void;
+  /** True once the read was sent to a worker (it may have opened the file). */
+  sent?: () => boolean;
 }
 
 export interface SchedulerStats {

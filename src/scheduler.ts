@@ -4,6 +4,9 @@ import type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-o
 import { failure, type Batch, type Ticket } from './ticket.js';
 import { CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
 
+/** The `cost` of a read whose file was not statted: counted as small until a worker says otherwise. */
+export const UNSIZED = -1;
+
 export type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
 export { BATCH_BYTES, SOLO_READ_BYTES } from './lanes.js';
 export type { LatencySummary } from './latency.js';
@@ -51,50 +54,66 @@ export class Scheduler {
   }
 
   /**
-   * Queues a read in its session's lane. `cost` is the bytes it may scan (the file's size, or
-   * less when a line index lets it seek), bounded in total by `maxQueuedBytes`.
+   * Queues a read in its session's lane and answers it through a promise. `cost` is the bytes it
+   * may scan (the file's size, or less when a line index lets it seek), bounded in total by
+   * `maxQueuedBytes`; `UNSIZED` when the caller did not stat the file.
    */
   submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal, lane = '', cost = 0, hook?: CancelHook): Promise<JobOutcome> {
-    if (this.#closed) return Promise.resolve(failure('closed', {}));
-    if (signal?.aborted === true) return Promise.resolve(failure('aborted', { stage: 'queued' }));
-    const overBytes = this.#bytes > 0 && this.#bytes + cost > this.#options.maxQueuedBytes;
+    return new Promise<JobOutcome>((resolve) => this.enqueue(job, timeoutMs, signal, lane, cost, hook, resolve));
+  }
+
+  /** `submit` without the promise: `answer` is called exactly once, with the read's outcome. */
+  enqueue(
+    job: JobSpec,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    lane: string,
+    cost: number,
+    hook: CancelHook | undefined,
+    answer: (outcome: JobOutcome) => void,
+  ): void {
+    if (this.#closed) return answer(failure('closed', {}));
+    if (signal?.aborted === true) return answer(failure('aborted', { stage: 'queued' }));
+    const bytes = Math.max(0, cost);
+    const overBytes = this.#bytes > 0 && this.#bytes + bytes > this.#options.maxQueuedBytes;
     if (this.#queued >= this.#options.maxQueued || overBytes) {
       const retryAfterMs = this.retryAfterMs(this.#queued);
-      return Promise.resolve(failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs }));
+      return answer(failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs }));
     }
-    this.#bytes += cost;
-    return new Promise<JobOutcome>((resolve) => {
-      const ticket: Ticket = {
-        job,
-        lane,
-        cost,
-        sentAt: 0,
-        resolve,
-        submittedAt: performance.now(),
-        signal,
-        onAbort: undefined,
-        state: 'queued',
-        slot: -1,
-        batch: null,
-        timer: undefined,
-        retried: false,
-      };
-      // A closure only where something can cancel the read: most reads have neither.
-      if (signal !== undefined || hook !== undefined) {
-        const onAbort = () => this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
-        // Listener first: if it throws, nothing was queued. Timer last, once the ticket exists.
-        signal?.addEventListener('abort', onAbort, { once: true });
-        ticket.onAbort = onAbort;
-        if (hook !== undefined) hook.cancel = onAbort;
+    this.#bytes += bytes;
+    const ticket: Ticket = {
+      job,
+      lane,
+      cost,
+      sentAt: 0,
+      resolve: answer,
+      submittedAt: performance.now(),
+      signal,
+      onAbort: undefined,
+      state: 'queued',
+      slot: -1,
+      batch: null,
+      timer: undefined,
+      retried: false,
+    };
+    // A closure only where something can cancel the read: most reads have neither.
+    if (signal !== undefined || hook !== undefined) {
+      const onAbort = () => this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
+      // Listener first: if it throws, nothing was queued. Timer last, once the ticket exists.
+      signal?.addEventListener('abort', onAbort, { once: true });
+      ticket.onAbort = onAbort;
+      if (hook !== undefined) {
+        hook.cancel = onAbort;
+        hook.sent = () => ticket.state !== 'queued';
       }
-      this.#lanes.push(ticket);
-      this.#queued++;
-      // Infinity: the caller keeps the deadline itself (shared work whose waiters each have one).
-      if (Number.isFinite(timeoutMs)) {
-        ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs, stage: ticket.state }), CANCEL.timeout), timeoutMs);
-      }
-      this.#scheduleDispatch();
-    });
+    }
+    this.#lanes.push(ticket);
+    this.#queued++;
+    // Infinity: the caller keeps the deadline itself (shared work whose waiters each have one).
+    if (Number.isFinite(timeoutMs)) {
+      ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs, stage: ticket.state }), CANCEL.timeout), timeoutMs);
+    }
+    this.#scheduleDispatch();
   }
 
   /** Reads waiting for a worker. */
@@ -152,7 +171,7 @@ export class Scheduler {
   /** Answers a read once; `now` is passed by a batch answering many at the same moment. */
   #settle(ticket: Ticket, outcome: JobOutcome, flag: number, now = performance.now()): void {
     if (ticket.state === 'settled') return;
-    this.#bytes -= ticket.cost;
+    this.#bytes -= Math.max(0, ticket.cost);
     if (ticket.state === 'queued') {
       this.#queued--;
       this.#lanes.left(ticket);
@@ -225,6 +244,19 @@ export class Scheduler {
     this.#retries.push(ticket);
   }
 
+  /** A read sent unsized met a large file: it waits again in its lane, now sized, so it goes alone. */
+  #resend(ticket: Ticket, size: number): void {
+    if (ticket.state !== 'running') return;
+    ticket.state = 'queued';
+    ticket.cost = size;
+    ticket.batch = null;
+    ticket.slot = -1;
+    this.#bytes += size;
+    this.#running--;
+    this.#queued++;
+    this.#lanes.push(ticket);
+  }
+
   #roomPending = false;
 
   /** Tells the gate, once this turn's settling is done, that sessions may have room again. */
@@ -258,13 +290,15 @@ export class Scheduler {
     this.#batches++;
     this.#batchedJobs += tickets.length;
     const done = this.#options
-      .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1 }))))
+      .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1 }))))
       .then(
         (outcomes) => {
           const now = performance.now();
           for (let i = 0; i < tickets.length; i++) {
             const ticket = tickets[i] as Ticket;
-            this.#settle(ticket, outcomes[i] ?? failure('internal', { message: 'the worker returned no outcome' }), CANCEL.none, now);
+            const outcome = outcomes[i] ?? failure('internal', { message: 'the worker returned no outcome' });
+            if ('resend' in outcome) this.#resend(ticket, outcome.resend);
+            else this.#settle(ticket, outcome, CANCEL.none, now);
           }
         },
         (error: unknown) => {

@@ -1,4 +1,4 @@
-import { Deadlines } from './deadlines.js';
+import { Deadlines, type Expiring } from './deadlines.js';
 import type { MediaPayload } from './media/wire.js';
 import type { ReadResult } from './result.js';
 import type { FilePayload, JobOutcome } from './wire.js';
@@ -6,41 +6,34 @@ import type { FilePayload, JobOutcome } from './wire.js';
 /** What a read's work answers: a text pool job's outcome or a media pool task's. */
 export type Outcome = { readonly ok: true; readonly value: FilePayload | MediaPayload } | Extract<JobOutcome, { ok: false }>;
 
-/** One caller waiting for a flight, with its own deadline and signal. */
-class Waiter {
-  done = false;
-  readonly flight: Flight;
-  readonly deadline: number;
-  readonly timeoutMs: number;
+/**
+ * One caller waiting for a flight, with its own deadline and signal: the caller's own object (the
+ * read in flight), so that joining costs no promise and no closure. It is its own entry on the
+ * shared deadline timer (`expire`) and its own abort listener (`handleEvent`); both call
+ * `SingleFlight.leave`. The flight calls `answer` once: the work's outcome, or the caller's own
+ * `aborted` or `timeout`.
+ */
+export interface FlightWaiter extends Expiring {
+  /** Set by the flight once answered. */
+  done: boolean;
+  /** The flight joined, set by `join`. */
+  flight: Flight | null;
   readonly signal: AbortSignal | undefined;
-  readonly resolve: (outcome: Outcome) => void;
-  readonly flights: SingleFlight;
-
-  constructor(flight: Flight, deadline: number, timeoutMs: number, signal: AbortSignal | undefined, resolve: (outcome: Outcome) => void, flights: SingleFlight) {
-    this.flight = flight;
-    this.deadline = deadline;
-    this.timeoutMs = timeoutMs;
-    this.signal = signal;
-    this.resolve = resolve;
-    this.flights = flights;
-  }
-
-  expire(): void {
-    this.flights.leave(this, { ok: false, code: 'timeout', details: { timeoutMs: this.timeoutMs, stage: 'running' } });
-  }
-
-  /** The AbortSignal listener (`handleEvent`): an object, so no closure per waiter. */
-  handleEvent(): void {
-    this.flights.leave(this, { ok: false, code: 'aborted', details: { stage: 'queued' } });
-  }
+  answer(outcome: Outcome, flight: Flight): void;
+  handleEvent(): void;
 }
 
 /** Identical work in flight, shared by every caller that asks for it while it runs. */
 export class Flight {
   /** Stops the shared work: called when its last waiter has left. */
   cancel: () => void = () => undefined;
+  /**
+   * False once the work may have opened the file: a caller that has not seen the file's version
+   * may join only before then, so that what it gets was read after it asked.
+   */
+  joinable: () => boolean = () => true;
   /** Callers still waiting. */
-  readonly waiters = new Set<Waiter>();
+  readonly waiters = new Set<FlightWaiter>();
   /** The outcome, once the work answered. */
   outcome: Outcome | null = null;
   /** The result built once from the outcome, shared by all waiters. */
@@ -56,7 +49,8 @@ export class Flight {
 /**
  * Reads in flight by key: each is worked once however many callers ask for it at the same time.
  * Each caller keeps its own deadline and signal (on one shared timer, see `Deadlines`); the work
- * is cancelled only when all have left.
+ * is cancelled only when all have left. Work answers through `settle`, callers through their
+ * own `answer`: no promise is made here.
  */
 export class SingleFlight {
   readonly #flights = new Map<string, Flight>();
@@ -70,42 +64,44 @@ export class SingleFlight {
     return this.#flights.get(key);
   }
 
-  /** Starts a flight for `key` on `work`, which answers each outcome exactly once. */
-  start(key: string, work: Promise<Outcome>, cancel: () => void, onOutcome: (flight: Flight, outcome: Outcome) => void): Flight {
+  /** Registers a flight for `key`; its starter sets `cancel` and calls `settle` once with the outcome. */
+  open(key: string): Flight {
     const flight = new Flight(key);
-    flight.cancel = cancel;
     this.#flights.set(key, flight);
-    void work.then((outcome) => {
-      if (this.#flights.get(key) === flight) this.#flights.delete(key);
-      flight.outcome = outcome;
-      onOutcome(flight, outcome);
-      for (const waiter of flight.waiters) this.#finish(waiter, outcome);
-      flight.waiters.clear();
-    });
     return flight;
   }
 
-  /** Waits for a flight with this caller's own deadline (`remainingMs` of `timeoutMs`) and signal. */
-  join(flight: Flight, remainingMs: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Outcome> {
-    if (signal?.aborted === true) {
+  /** The work answered: every waiter is answered. */
+  settle(flight: Flight, outcome: Outcome): void {
+    if (this.#flights.get(flight.key) === flight) this.#flights.delete(flight.key);
+    flight.outcome = outcome;
+    for (const waiter of flight.waiters) this.#finish(waiter, flight, outcome);
+    flight.waiters.clear();
+  }
+
+  /** Waits for a flight with the waiter's own deadline and signal; it is answered through `answer`. */
+  join(flight: Flight, waiter: FlightWaiter): void {
+    waiter.flight = flight;
+    if (waiter.signal?.aborted === true) {
       // A flight started for this caller alone is not left running for no one.
       if (flight.waiters.size === 0 && flight.outcome === null) this.#abandon(flight);
-      return Promise.resolve({ ok: false, code: 'aborted', details: { stage: 'queued' } });
+      this.#finish(waiter, flight, { ok: false, code: 'aborted', details: { stage: 'queued' } });
+      return;
     }
-    if (flight.outcome !== null) return Promise.resolve(flight.outcome);
-    return new Promise<Outcome>((resolve) => {
-      const waiter = new Waiter(flight, Date.now() + remainingMs, timeoutMs, signal, resolve, this);
-      flight.waiters.add(waiter);
-      this.#deadlines.add(waiter);
-      signal?.addEventListener('abort', waiter, { once: true });
-    });
+    if (flight.outcome !== null) {
+      this.#finish(waiter, flight, flight.outcome);
+      return;
+    }
+    flight.waiters.add(waiter);
+    this.#deadlines.add(waiter);
+    waiter.signal?.addEventListener('abort', waiter, { once: true });
   }
 
   /** A waiter leaves before the work answered (abort, timeout); the last one cancels the work. */
-  leave(waiter: Waiter, outcome: Outcome): void {
-    if (waiter.done) return;
-    this.#finish(waiter, outcome);
+  leave(waiter: FlightWaiter, outcome: Outcome): void {
     const flight = waiter.flight;
+    if (waiter.done || flight === null) return;
+    this.#finish(waiter, flight, outcome);
     flight.waiters.delete(waiter);
     if (flight.waiters.size === 0 && flight.outcome === null) this.#abandon(flight);
   }
@@ -115,11 +111,11 @@ export class SingleFlight {
     flight.cancel();
   }
 
-  #finish(waiter: Waiter, outcome: Outcome): void {
+  #finish(waiter: FlightWaiter, flight: Flight, outcome: Outcome): void {
     if (waiter.done) return;
     waiter.done = true;
     this.#deadlines.delete(waiter);
     waiter.signal?.removeEventListener('abort', waiter);
-    waiter.resolve(outcome);
+    waiter.answer(outcome, flight);
   }
 }

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { decodeOutcome, type JobBatch, type JobOutcome, type WireOutcome, type WorkerConfig } from './wire.js';
+import { decodeOutcome, type JobBatch, type PoolAnswer, type WireOutcome, type WorkerConfig } from './wire.js';
 
 export interface TextPool {
-  run(batch: JobBatch): Promise<JobOutcome[]>;
+  run(batch: JobBatch): Promise<PoolAnswer[]>;
   /**
    * Replaces the workers: new batches go to fresh ones, and the old ones are stopped after a
    * grace period (batches still running on them then fail, and are retried by the

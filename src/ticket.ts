@@ -4,8 +4,8 @@ import type { JobOutcome, JobSpec } from './wire.js';
 export interface Ticket {
   readonly job: JobSpec;
   readonly lane: string;
-  /** Bytes this read may scan, counted against `maxQueuedBytes`. */
-  readonly cost: number;
+  /** Bytes this read may scan, counted against `maxQueuedBytes`; -1 when unknown (not statted). */
+  cost: number;
   /** When it was sent to a worker. */
   sentAt: number;
   readonly resolve: (outcome: JobOutcome) => void;

@@ -51,6 +51,13 @@ export interface SeekHint {
   readonly finalBreak: boolean;
 }
 
+/**
+ * Reads of at least this many bytes go to a worker alone, never delaying a batch of small ones.
+ * A read sent unsized (the host did not stat the file) that turns out this large is answered
+ * `Resend` by the worker instead, and queued again alone with its size (see `TextJob.deferAbove`).
+ */
+export const SOLO_READ_BYTES = 8 * 1024 * 1024;
+
 /** One read as the main thread asks for it. */
 export interface JobSpec {
   /** Absolute path, lexically inside a canonical root (not yet resolved through links). */
@@ -76,6 +83,8 @@ export interface JobSpec {
 export interface SlottedSpec {
   readonly spec: JobSpec;
   readonly slot: number;
+  /** Sent without a known size in a batch of several: a file found large is deferred, not read. */
+  readonly defer: boolean;
 }
 
 /** One read as the worker runs it: the spec with the engine-wide settings filled in. */
@@ -91,6 +100,8 @@ export interface TextJob {
   /** Index of this read's flag in `WorkerConfig.cancel`. */
   readonly slot: number;
   readonly hint: SeekHint | null;
+  /** A file of this many bytes or more is not read but answered `Resend`; Infinity for none. */
+  readonly deferAbove: number;
 }
 
 /** Values of a job's cancel flag, set by the main thread and polled by the worker. */
@@ -114,17 +125,18 @@ const PARAMS = 9;
 const FLAG_BINARY = 1;
 const FLAG_SHA256 = 2;
 const FLAG_NO_MEDIA = 4;
+const FLAG_DEFER = 8;
 
 export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
   const params = new Float64Array(jobs.length * PARAMS);
   let renders: RenderSpec[] | null = null;
-  jobs.forEach(({ spec, slot }, i) => {
+  jobs.forEach(({ spec, slot, defer }, i) => {
     const at = i * PARAMS;
     params[at] = spec.offset;
     params[at + 1] = spec.limit;
     params[at + 2] = spec.maxBytes;
     params[at + 3] = spec.maxTokens;
-    params[at + 4] = (spec.allowBinary ? FLAG_BINARY : 0) | (spec.sha256 ? FLAG_SHA256 : 0) | (spec.media === false ? FLAG_NO_MEDIA : 0);
+    params[at + 4] = (spec.allowBinary ? FLAG_BINARY : 0) | (spec.sha256 ? FLAG_SHA256 : 0) | (spec.media === false ? FLAG_NO_MEDIA : 0) | (defer ? FLAG_DEFER : 0);
     params[at + 5] = spec.deadline;
     if (spec.render !== null) {
       renders ??= [];
@@ -166,6 +178,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     deadline: p[at + 5] ?? 0,
     slot: p[at + 7] ?? 0,
     hint: batch.hints?.[i] ?? null,
+    deferAbove: (flags & FLAG_DEFER) !== 0 ? SOLO_READ_BYTES : Infinity,
   };
 }
 
@@ -219,6 +232,14 @@ export interface BinaryPayload extends FileFacts {
 
 export type FilePayload = TextPayload | BinaryPayload;
 
+/** A worker's answer to a deferred job (see `SOLO_READ_BYTES`): the file's size, to queue it again alone. */
+export interface Resend {
+  readonly resend: number;
+}
+
+/** What the text pool answers for one job. */
+export type PoolAnswer = JobOutcome | Resend;
+
 export type JobOutcome =
   | { readonly ok: true; readonly value: FilePayload }
   | { readonly ok: false; readonly code: ReadErrorCode; readonly details: Readonly<Record<string, unknown>> };
@@ -253,14 +274,16 @@ export type WireOutcome =
       finalBreak: boolean,
     ]
   | readonly [kind: 1, path: string, relativePath: string, size: number, mtimeMs: number, version: string, xxh64: string, data: string, sha256: string]
-  | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>];
+  | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>]
+  | readonly [kind: 3, size: number];
 
 const STOPS: readonly (StopReason | null)[] = [null, 'lines', 'bytes', 'tokens'];
 const ENCODINGS: readonly TextEncoding[] = ['utf-8', 'utf-16le', 'utf-16be'];
 const ENDINGS: readonly LineEnding[] = ['lf', 'crlf', 'cr', 'mixed', 'none'];
 
 /** `requested` is the job's path: a text outcome read at that very path does not repeat it. */
-export function encodeOutcome(outcome: JobOutcome, requested: string): WireOutcome {
+export function encodeOutcome(outcome: PoolAnswer, requested: string): WireOutcome {
+  if ('resend' in outcome) return [3, outcome.resend];
   if (!outcome.ok) return [2, outcome.code, outcome.details];
   const v = outcome.value;
   if (v.kind === 'binary') return [1, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.data, v.sha256];
@@ -272,8 +295,10 @@ export function encodeOutcome(outcome: JobOutcome, requested: string): WireOutco
 }
 
 /** `requested` is the job's path, which a text outcome's null path stands for. */
-export function decodeOutcome(wire: WireOutcome, requested: string): JobOutcome {
+export function decodeOutcome(wire: WireOutcome, requested: string): PoolAnswer {
   switch (wire[0]) {
+    case 3:
+      return { resend: wire[1] };
     case 2:
       return { ok: false, code: wire[1], details: wire[2] };
     case 1: {

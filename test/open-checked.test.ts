@@ -116,6 +116,7 @@ describe('readFile cancellation, polled between chunks', () => {
     allowBinary: false,
     sha256: false,
     hint: null,
+    deferAbove: Infinity,
     deadline: Number.MAX_SAFE_INTEGER,
     slot: 0,
   });

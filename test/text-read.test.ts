@@ -208,6 +208,37 @@ describe('binary files', () => {
   });
 });
 
+describe('batches', () => {
+  it('reads a never-read file found too large for a batch alone, after the small reads sent with it', async () => {
+    // Not statted on the host (no cache knows it), the large file is first sent unsized in one
+    // batch with the small ones; its worker defers it, answers the small ones, and it comes back alone.
+    fs.copyFileSync(path.join(root, 'twenty-mb.log'), path.join(root, 'large-copy.log'));
+    const small = Array.from({ length: 9 }, (_, i) => {
+      const name = `small-${i}.txt`;
+      fs.writeFileSync(path.join(root, name), `small file ${i}\n`);
+      return name;
+    });
+    const fresh = await createEngine({ root, threads: 1, maxTokens: 100_000 });
+    try {
+      const order: string[] = [];
+      const reads = ['large-copy.log', ...small].map((name) =>
+        fresh.read({ path: name }).then((result) => {
+          order.push(name);
+          return asText(result);
+        }),
+      );
+      const [large, ...rest] = await Promise.all(reads);
+      expect(order.at(-1)).toBe('large-copy.log');
+      expect(large).toMatchObject({ startLine: 1, endLine: 2000, totalLines: TWENTY_MB_LINES, size: TWENTY_MB_LINES * 100 });
+      expect(large?.content.split('\n', 1)[0]).toBe(`1\t${wideLine(1)}`);
+      expect(rest.map((result) => result.content)).toEqual(small.map((_, i) => `1\tsmall file ${i}`));
+      expect(fresh.stats().batches).toBe(2);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('engine surface', () => {
   it('answers readMany with one ok or error entry per request, in request order', async () => {
     const requests = [

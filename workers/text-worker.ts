@@ -6,13 +6,13 @@ import { workerData } from 'piscina';
 import xxhash from 'xxhash-wasm';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { createReadTools, readFile } from '../src/io/read-file.js';
-import { failureOf } from '../src/io/refusal.js';
+import { Deferral, failureOf } from '../src/io/refusal.js';
 import {
   CANCEL,
   decodeJob,
   encodeOutcome,
   type JobBatch,
-  type JobOutcome,
+  type PoolAnswer,
   type TextJob,
   type WireOutcome,
   type WorkerConfig,
@@ -22,7 +22,7 @@ const config = workerData as WorkerConfig;
 const context = createReaderContext(config);
 const tools = createReadTools(await xxhash());
 
-function runJob(job: TextJob): JobOutcome {
+function runJob(job: TextJob): PoolAnswer {
   const cancelled = () => {
     const flag = Atomics.load(config.cancel, job.slot);
     if (flag === CANCEL.aborted) return 'aborted';
@@ -34,6 +34,7 @@ function runJob(job: TextJob): JobOutcome {
   try {
     return { ok: true, value: readFile(context, tools, job, cancelled) };
   } catch (error) {
+    if (error instanceof Deferral) return { resend: error.size };
     return failureOf(error);
   }
 }

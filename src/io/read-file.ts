@@ -7,7 +7,7 @@ import { sniffMedia } from '../media/kind.js';
 import type { BinaryPayload, FilePayload, SeekHint, TextJob, TextPayload } from '../wire.js';
 import { openChecked, type OpenedFile } from './open-checked.js';
 import type { ReaderContext } from './reader-context.js';
-import { Refusal } from './refusal.js';
+import { Deferral, Refusal } from './refusal.js';
 
 /** Read size: large enough for page-cache speed, small enough to poll cancellation often. */
 const CHUNK_BYTES = 1 << 20;
@@ -59,6 +59,7 @@ export function readFile(context: ReaderContext, tools: ReadTools, job: TextJob,
     if (size > context.maxFileBytes) {
       throw new Refusal('file_too_large', { size, limit: context.maxFileBytes, limitName: 'maxFileBytes' });
     }
+    if (size >= job.deferAbove) throw new Deferral(size);
     return readOpened({ context, tools, opened, size, cancelled }, job);
   } finally {
     fs.closeSync(opened.fd);

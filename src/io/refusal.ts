@@ -16,6 +16,20 @@ export class Refusal extends Error {
   }
 }
 
+/**
+ * Thrown inside a worker when a job sent without a known size (see `TextJob.deferAbove`) opens a
+ * file too large to share a batch: the job is not read, and the host queues it again alone.
+ */
+export class Deferral extends Error {
+  readonly size: number;
+
+  constructor(size: number) {
+    super('deferred');
+    this.name = 'Deferral';
+    this.size = size;
+  }
+}
+
 export function errnoCode(error: unknown): string | null {
   if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
     return error.code;

@@ -1,0 +1,77 @@
+import type { ReadMark } from './cache/sessions.js';
+import type { ReadError } from './errors.js';
+import type { ParsedRequest } from './request.js';
+import type { ReadResult } from './result.js';
+import type { Flight, FlightWaiter, Outcome, SingleFlight } from './single-flight.js';
+
+/** A read that no cache answered, with what answering it later needs. */
+export interface MissingRead {
+  /** The result cache's key: path and shape (the entry holds its version). */
+  readonly key: string;
+  readonly shape: string;
+  readonly req: ParsedRequest;
+  readonly absolute: string;
+  /** The version a stat saw, or null when the path was not statted (no cache knew it). */
+  readonly version: string | null;
+  /** The file's size from that stat, or `UNSIZED`. */
+  readonly size: number;
+  readonly signal: AbortSignal | undefined;
+  readonly subject: string;
+  readonly startedAt: number;
+  readonly deadline: number;
+  /** The session's mark for this range, when it holds one. */
+  readonly held: ReadMark | undefined;
+  readonly range: string;
+}
+
+/** How a waiting read is answered: the pipeline's own steps, so this file stays a plain waiter. */
+export interface ReadAnswerer {
+  readonly flights: SingleFlight;
+  /** The result for the read from its flight's outcome; throws the read's error. */
+  answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult;
+  /** Any error as the counted `ReadError` a caller receives. */
+  failed(error: unknown, subject: string): ReadError;
+}
+
+/**
+ * One caller's read waiting for a flight: it holds the caller's promise and settles it once. It
+ * is its own entry on the shared deadline timer and its own abort listener, so a miss costs one
+ * object here and no closure.
+ */
+export class PendingRead implements FlightWaiter {
+  done = false;
+  flight: Flight | null = null;
+  readonly deadline: number;
+  readonly signal: AbortSignal | undefined;
+  readonly #answerer: ReadAnswerer;
+  readonly #read: MissingRead;
+  readonly #resolve: (result: ReadResult) => void;
+  readonly #reject: (error: ReadError) => void;
+
+  constructor(answerer: ReadAnswerer, read: MissingRead, resolve: (result: ReadResult) => void, reject: (error: ReadError) => void) {
+    this.#answerer = answerer;
+    this.#read = read;
+    this.deadline = read.deadline;
+    this.signal = read.signal;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  answer(outcome: Outcome, flight: Flight): void {
+    try {
+      this.#resolve(this.#answerer.answer(this.#read, outcome, flight));
+    } catch (error) {
+      this.#reject(this.#answerer.failed(error, this.#read.subject));
+    }
+  }
+
+  /** The read's own deadline passed while the shared work still runs. */
+  expire(): void {
+    this.#answerer.flights.leave(this, { ok: false, code: 'timeout', details: { timeoutMs: this.#read.req.timeoutMs, stage: 'running' } });
+  }
+
+  /** The caller's signal fired (this object is the listener). */
+  handleEvent(): void {
+    this.#answerer.flights.leave(this, { ok: false, code: 'aborted', details: { stage: 'queued' } });
+  }
+}

@@ -12,7 +12,8 @@ export const BATCH_BYTES = 256 * 1024;
 /** The reads one session has waiting, in order. */
 interface Lane {
   readonly session: string;
-  tickets: Ticket[];
+  /** Taken or settled entries before `head` are cleared: a ticket's answer holds its result. */
+  tickets: (Ticket | undefined)[];
   head: number;
   /** Its reads still waiting (settled ones excluded). */
   queued: number;
@@ -89,7 +90,10 @@ export class Lanes {
       const lane = this.#ring[this.#turn];
       if (lane === undefined) break;
       let ticket = lane.tickets[lane.head];
-      while (ticket !== undefined && ticket.state !== 'queued') ticket = lane.tickets[++lane.head];
+      while (ticket !== undefined && ticket.state !== 'queued') {
+        lane.tickets[lane.head] = undefined;
+        ticket = lane.tickets[++lane.head];
+      }
       if (ticket === undefined) {
         this.#drop(lane);
         continue;
@@ -97,7 +101,7 @@ export class Lanes {
       const solo = ticket.cost >= SOLO_READ_BYTES;
       // An unsized read (cost -1) counts as small: the worker defers it if it is not.
       if (tickets.length > 0 && (solo || bytes + ticket.cost > BATCH_BYTES)) break;
-      lane.head++;
+      lane.tickets[lane.head++] = undefined;
       lane.queued--;
       tickets.push(ticket);
       bytes += Math.max(0, ticket.cost);

@@ -22,13 +22,15 @@ export interface MissingRead {
   /** The session's mark for this range, when it holds one. */
   readonly held: ReadMark | undefined;
   readonly range: string;
+  /** Set when a conditional join did not serve (see `ReadPipeline.answer`): join no unstatted work again. */
+  readonly relaunched?: boolean;
 }
 
 /** How a waiting read is answered: the pipeline's own steps, so this file stays a plain waiter. */
 export interface ReadAnswerer {
   readonly flights: SingleFlight;
-  /** The result for the read from its flight's outcome; throws the read's error. */
-  answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult;
+  /** The result for the read from its flight's outcome (or a read of its own); throws the read's error. */
+  answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult | Promise<ReadResult>;
   /** Any error as the counted `ReadError` a caller receives. */
   failed(error: unknown, subject: string): ReadError;
 }
@@ -59,7 +61,9 @@ export class PendingRead implements FlightWaiter {
 
   answer(outcome: Outcome, flight: Flight): void {
     try {
-      this.#resolve(this.#answerer.answer(this.#read, outcome, flight));
+      const answered = this.#answerer.answer(this.#read, outcome, flight);
+      if (answered instanceof Promise) answered.then(this.#resolve, this.#reject);
+      else this.#resolve(answered);
     } catch (error) {
       this.#reject(this.#answerer.failed(error, this.#read.subject));
     }

@@ -218,6 +218,8 @@ export class ReadPipeline implements ReadAnswerer {
     const flightKey = read.version === null ? `?${read.key}` : `${read.version}|${read.key}`;
     let flight = this.flights.get(flightKey);
     if (flight !== undefined && read.version === null && !flight.joinable()) flight = undefined;
+    // Work already running for the path, unstatted: joined on condition (see `answer`).
+    if (flight === undefined && read.version !== null && !read.relaunched) flight = this.flights.get(`?${read.key}`);
     if (flight !== undefined) ledger.singleFlightJoins++;
     else {
       ledger.resultMisses++;
@@ -230,7 +232,13 @@ export class ReadPipeline implements ReadAnswerer {
   }
 
   /** Answers a read that waited for a flight (see `PendingRead`). */
-  answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult {
+  answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult | Promise<ReadResult> {
+    // A caller that saw version V joined work that had not seen it: its answer serves only if the
+    // worker read V too; otherwise (the file changed meanwhile) the caller reads for itself.
+    const seen = outcome.ok ? outcome.value.version : null;
+    if (read.version !== null && flight.key !== `${read.version}|${read.key}` && seen !== read.version) {
+      return this.#miss({ ...read, relaunched: true });
+    }
     if (!outcome.ok) throw this.#failure(outcome, read.req, read.subject);
     flight.result ??= this.#result(outcome.value, read.req);
     return this.#deliver(this.#remember(flight.result, read.req, read.absolute, read.held, read.range, read.startedAt), read.req, read.subject);

@@ -185,6 +185,35 @@ describe('single flight', () => {
     for (const read of reads) expect(asText(read).content).toBe(numbered(1, 3, logLine));
   });
 
+  it('lets a caller join a never-read file\'s read already sent to a worker when that read saw the version the caller sees', async () => {
+    writeGeneratedLines(path.join(root, 'joined.log'), LOG_LINES, logLine);
+    const joins = stats().singleFlight.joins;
+    const batches = engine.stats().batches;
+    const first = engine.read({ path: 'joined.log', limit: 2 });
+    // A turn later the first read is in a worker; the second caller stats the file and joins it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = engine.read({ path: 'joined.log', limit: 2 });
+    const [a, b] = await Promise.all([first, second]);
+    expect(asText(b).content).toBe(numbered(1, 2, logLine));
+    expect(b).toBe(a);
+    expect(stats().singleFlight.joins - joins).toBe(1);
+    expect(engine.stats().batches - batches).toBe(1);
+  });
+
+  it('never answers a caller with bytes older than the version it saw, even while an earlier read of the file runs', async () => {
+    const newLine = (n: number) => `new line ${String(n).padStart(9, '0')} ${'y'.repeat(20)}`;
+    writeGeneratedLines(path.join(root, 'replaced.log'), LOG_LINES, logLine);
+    const first = engine.read({ path: 'replaced.log', limit: 2 }).then(asText, () => null);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Replaced by rename while the first read runs: a new inode, so a new version.
+    writeGeneratedLines(path.join(root, 'replaced.tmp'), LOG_LINES, newLine);
+    fs.renameSync(path.join(root, 'replaced.tmp'), path.join(root, 'replaced.log'));
+    const second = asText(await engine.read({ path: 'replaced.log', limit: 2 }));
+    expect(second.content).toBe(numbered(1, 2, newLine));
+    // The first read answers one version whole, whichever it opened.
+    expect([numbered(1, 2, logLine), numbered(1, 2, newLine)]).toContain((await first)?.content);
+  });
+
   it('keeps the shared work for the others when one waiter aborts', async () => {
     writeGeneratedLines(path.join(root, 'shared.log'), LOG_LINES, logLine);
     const controller = new AbortController();

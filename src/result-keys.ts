@@ -6,17 +6,20 @@ import type fs from 'node:fs';
 import type { RenderSpec } from './core/line-format.js';
 import type { ParsedRequest } from './request.js';
 
-/** `dev:ino:size:mtimeNs:ctimeNs`: changes whenever the file may have changed. */
-export function versionKey(stat: fs.BigIntStats): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+/**
+ * `dev:ino:size:mtimeMs:ctimeMs`: changes whenever the file may have changed. The worker writes
+ * the same string from its bigint `fstat` (`versionOf` in io/read-file.ts).
+ */
+export function versionKey(stat: fs.Stats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 }
 
 interface Remembered {
-  readonly dev: bigint;
-  readonly ino: bigint;
-  readonly size: bigint;
-  readonly mtimeNs: bigint;
-  readonly ctimeNs: bigint;
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
   readonly key: string;
 }
 
@@ -24,18 +27,18 @@ interface Remembered {
 const MEMO_PATHS = 16_384;
 
 /**
- * Version strings by path, reused while the path's stat is unchanged: five bigint comparisons
- * instead of five bigint-to-string conversions and a concatenation on every read.
+ * Version strings by path, reused while the path's stat is unchanged: five number comparisons
+ * instead of five number-to-string conversions and a concatenation on every read.
  */
 export class VersionMemo {
   readonly #byPath = new Map<string, Remembered>();
 
-  key(absolute: string, stat: fs.BigIntStats): string {
+  key(absolute: string, stat: fs.Stats): string {
     const last = this.#byPath.get(absolute);
     if (
       last !== undefined &&
-      last.ctimeNs === stat.ctimeNs &&
-      last.mtimeNs === stat.mtimeNs &&
+      last.ctimeMs === stat.ctimeMs &&
+      last.mtimeMs === stat.mtimeMs &&
       last.ino === stat.ino &&
       last.size === stat.size &&
       last.dev === stat.dev
@@ -44,7 +47,7 @@ export class VersionMemo {
     }
     const key = versionKey(stat);
     if (this.#byPath.size >= MEMO_PATHS) this.#byPath.clear();
-    this.#byPath.set(absolute, { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs, key });
+    this.#byPath.set(absolute, { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, key });
     return key;
   }
 }
@@ -103,6 +106,6 @@ function renderKey(render: RenderSpec | null): string {
  */
 export function isSettled(version: string, startedAt: number, settleMs: number): boolean {
   if (settleMs === 0) return true;
-  const ctimeNs = version.slice(version.lastIndexOf(':') + 1);
-  return Number(ctimeNs) / 1e6 <= startedAt - settleMs;
+  const ctimeMs = version.slice(version.lastIndexOf(':') + 1);
+  return Number(ctimeMs) <= startedAt - settleMs;
 }

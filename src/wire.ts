@@ -189,7 +189,7 @@ export interface FileFacts {
   readonly relativePath: string;
   readonly size: number;
   readonly mtimeMs: number;
-  /** `dev:ino:size:mtimeNs:ctimeNs`: changes whenever the file may have changed. */
+  /** `dev:ino:size:mtimeMs:ctimeMs`: changes whenever the file may have changed. */
   readonly version: string;
   /**
    * xxh64 of every byte of the file, 16 hex digits; null only for a tail read of a large file

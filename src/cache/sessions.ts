@@ -44,7 +44,7 @@ export interface ReadMark {
   readonly relativePath: string;
   /** When the read was answered, in milliseconds since the epoch. */
   readonly readAt: number;
-  /** Version key at that read (`dev:ino:size:mtimeNs:ctimeNs`); moves on when a touch kept the content. */
+  /** Version key at that read (`dev:ino:size:mtimeMs:ctimeMs`); moves on when a touch kept the content. */
   version: string;
   readonly size: number;
   readonly xxh64: string | null;

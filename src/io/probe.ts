@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 
 /**
- * The file's bigint stat when the path leads to a regular file, else null (missing, a link
- * loop, a FIFO, any error): those reads go to a worker, which owns the sandbox's verdicts and
- * their messages. Its version (`dev:ino:size:mtimeNs:ctimeNs`) keys the caches.
+ * The file's stat when the path leads to a regular file, else null (missing, a link loop, a FIFO,
+ * any error): those reads go to a worker, which owns the sandbox's verdicts and their messages.
+ * Its version (`dev:ino:size:mtimeMs:ctimeMs`) keys the caches. A plain stat, not a bigint one: it
+ * runs on every cache hit, and fourteen bigints cost more than the precision they carry here (a
+ * version is trusted only once its ctime is `settleMs` old, so a later write moves it by far more
+ * than a double's quarter-microsecond step).
  */
-export function statFile(absolute: string): fs.BigIntStats | null {
+export function statFile(absolute: string): fs.Stats | null {
   try {
-    const stat = fs.statSync(absolute, { bigint: true, throwIfNoEntry: false });
+    const stat = fs.statSync(absolute, { throwIfNoEntry: false });
     return stat?.isFile() === true ? stat : null;
   } catch {
     return null;

@@ -347,9 +347,19 @@ function checkStable(opened: OpenedFile): fs.BigIntStats {
   return after;
 }
 
-/** `dev:ino:size:mtimeNs:ctimeNs`: what the caches key a file's content by. */
+/**
+ * `dev:ino:size:mtimeMs:ctimeMs`: what the caches key a file's content by, written exactly as the
+ * host's plain `fs.statSync` gives it (see `versionKey`), so the two compare as strings.
+ */
 export function versionOf(stat: fs.BigIntStats): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  return `${Number(stat.dev)}:${Number(stat.ino)}:${Number(stat.size)}:${msOf(stat.mtimeNs)}:${msOf(stat.ctimeNs)}`;
+}
+
+const NS_PER_S = 1_000_000_000n;
+
+/** Node's own arithmetic for a plain stat's `*Ms` fields (seconds x 1e3 + nanoseconds / 1e6), from nanoseconds. */
+function msOf(ns: bigint): number {
+  return Number(ns / NS_PER_S) * 1e3 + Number(ns % NS_PER_S) / 1e6;
 }
 
 export function facts<H extends bigint | string | null>(opened: OpenedFile, size: number, xxh64: H) {

@@ -269,6 +269,7 @@ export class LineSlicer {
 
   /** Counts breaks outside the window until the window starts or the chunk ends. */
   #skip(chunk: Buffer, p: number, hasCR: boolean): number {
+    if (!hasCR) return this.#skipLF(chunk, p);
     const n = chunk.length;
     while (p < n) {
       const i = this.#findBreak(chunk, p, hasCR);
@@ -283,31 +284,92 @@ export class LineSlicer {
   }
 
   /**
+   * `#skip` for a chunk without CR, the bulk of a large scan: one `indexOf` a line and the state
+   * in locals, written back once, so counting the lines after the window runs near memchr speed.
+   * Same effects as `#consumeBreak` per LF: the count, the LF tally and the index entries.
+   */
+  #skipLF(chunk: Buffer, p: number): number {
+    const index = this.#index;
+    const every = this.#indexEvery;
+    // The window's first line while it is still ahead: counting hands over to collecting there.
+    const stopAt = this.#windowOpen ? this.#limits.offset : Infinity;
+    let line = this.#line;
+    let nextIndexLine = index === null ? Infinity : this.#nextIndexLine;
+    let after = -1;
+    for (let i = chunk.indexOf(LF, p); i !== -1; i = chunk.indexOf(LF, i + 1)) {
+      line++;
+      after = i + 1;
+      if (line >= nextIndexLine && index !== null) {
+        index.push(line, this.#base + after);
+        nextIndexLine = line + every;
+      }
+      if (line >= stopAt) break;
+    }
+    if (index !== null) this.#nextIndexLine = nextIndexLine;
+    this.#endings.lf += line - this.#line;
+    this.#line = line;
+    if (after === -1) {
+      this.#bytesSinceBreak += chunk.length - p;
+      return chunk.length;
+    }
+    this.#bytesSinceBreak = 0;
+    if (line >= stopAt) return after;
+    this.#bytesSinceBreak = chunk.length - after;
+    return chunk.length;
+  }
+
+  /**
    * Collects window lines. Complete lines inside this chunk are decoded as one region (one
    * native call) and rendered in one pass, which is what makes small files cheap; a line that
    * spans chunks goes through `#collectSpanning` with a bounded byte prefix.
    */
   #collect(chunk: Buffer, p: number, hasCR: boolean): number {
     if (this.#lineBytes > 0 || this.#columns !== null) return this.#collectSpanning(chunk, p, hasCR);
-    if (!hasCR) {
-      // Common case first: every line up to the chunk's last LF, if they all fit the window.
-      const last = chunk.lastIndexOf(LF);
-      if (last >= p && isUtf8(chunk.subarray(p, last + 1))) {
-        const consumed = this.#emitWholeRegion(chunk.toString('utf8', p, last + 1), last + 1 - p);
-        if (consumed > 0) return p + consumed;
-      }
-    }
-    // Line by line: CR breaks, invalid UTF-8, long lines, a budget or the window's end in this
-    // chunk. Each line is decoded alone (only a bounded prefix of a long one) and measured in
-    // raw bytes, so cut markers report the file's own line length.
     let q = p;
+    // Regions need LF-only, valid UTF-8 text; once a region is not, this chunk goes line by line.
+    let regions = !hasCR;
     while (q < chunk.length && this.#windowOpen) {
+      if (regions) {
+        const taken = this.#collectRegion(chunk, q);
+        if (taken === -1) regions = false;
+        else q += taken;
+        if (q >= chunk.length || !this.#windowOpen) break;
+      }
+      // One line alone: CR breaks, invalid UTF-8, a long line or the one that meets a budget.
+      // It is decoded alone (only a bounded prefix of a long one) and measured in raw bytes, so
+      // cut markers report the file's own line length.
       const i = this.#findBreak(chunk, q, hasCR);
       if (i === -1) return this.#collectSpanning(chunk, q, hasCR);
       this.#emit(chunk.toString('utf8', q, q + Math.min(i - q, this.#keepBytes)), this.#line, i - q);
       q = this.#consumeBreak(chunk, i);
     }
     return q;
+  }
+
+  /**
+   * Takes the complete lines from `p` that the window can still show as one region: one native
+   * decode and one render pass, which is what makes small files and pages cheap. The region is
+   * bounded before it is decoded, so a page of a large file decodes the page, not the chunk: at
+   * most the lines left to the limit, none past what the budgets could hold (a line's rendered
+   * size is at least its raw bytes less its break, and at least a third of them in characters),
+   * and none from a line whose raw size could exceed `#lineChars` (such a line may need a cut:
+   * it goes alone). Returns the bytes taken, or -1 when the region is not valid UTF-8.
+   */
+  #collectRegion(chunk: Buffer, p: number): number {
+    const room = this.#limits.limit - this.#shown;
+    const byteRoom = Math.min(this.#limits.maxBytes - this.#outBytes, 3 * (this.#limits.maxTokens * 4 - this.#outChars)) + 1;
+    const last = p + byteRoom;
+    let end = -1;
+    let lines = 0;
+    for (let from = p, i = chunk.indexOf(LF, p); i !== -1 && i < last && lines < room; i = chunk.indexOf(LF, from)) {
+      if (i - from > this.#lineChars) break;
+      end = i;
+      lines++;
+      from = i + 1;
+    }
+    if (end === -1) return 0;
+    if (!isUtf8(chunk.subarray(p, end + 1))) return -1;
+    return this.#emitWholeRegion(chunk.toString('utf8', p, end + 1), end + 1 - p);
   }
 
   /** Collects (a bounded prefix of) a window line that may continue in the next chunk. */
@@ -338,43 +400,47 @@ export class LineSlicer {
   }
 
   /**
-   * The fast path for LF-only, valid UTF-8 text that ends with a break: renders its lines in
-   * one pass (no array of lines, no join), up to what is left of the window, and keeps the
-   * result when no line needs cutting and the output fits both budgets; its UTF-8 size follows
-   * from the raw byte count. Counts the lines it takes and returns the bytes they span, or 0
-   * (taking nothing) when the caller must go line by line.
+   * Renders a region of LF-only, valid UTF-8 text that ends with a break, in one pass (no array
+   * of lines, no join), and keeps its lines up to the first that needs a cut or would pass a
+   * budget; that line is left to `#emit`, which cuts it or stops the window, so the output is
+   * the same as line by line. Each line is measured as `#emit` measures it (an ASCII region's
+   * UTF-8 size follows from its length). Counts the lines it takes and returns the bytes they
+   * span, 0 when it takes none.
    */
   #emitWholeRegion(text: string, regionBytes: number): number {
     const { maxBytes, maxTokens, limit } = this.#limits;
     const { format } = this.#render;
+    const ascii = regionBytes === text.length;
+    // All that is added to a line (number, padding, break) is ASCII, but the format's own prefix
+    // and separator, whose UTF-8 size is known.
+    const extraBytes = this.#overhead.bytes - this.#overhead.chars;
     const first = this.#line;
     const room = limit - this.#shown;
     let rendered = '';
     let count = 0;
     let start = 0;
+    let bytes = 0;
+    let chars = 0;
     // Specialised for unpadded numbering (`N<sep>line`), the common format; others call renderLine.
     const plain = format.numbered && format.width === 0;
     const head = plain ? format.prefix : '';
     const separator = plain ? format.separator : '';
     for (; start < text.length && count < room; count++) {
       const end = text.indexOf('\n', start);
-      if (end - start > this.#lineChars) return 0;
+      if (end - start > this.#lineChars) break;
       const line = plain
         ? head + (first + count) + separator + text.slice(start, end)
         : renderLine(format, first + count, text.slice(start, end));
+      const joiner = this.#shown + count > 0 ? 1 : 0;
+      const lineChars = line.length + joiner;
+      const lineBytes = (ascii ? line.length + extraBytes : Buffer.byteLength(line)) + joiner;
+      if (this.#outBytes + bytes + lineBytes > maxBytes || Math.ceil((this.#outChars + chars + lineChars) / 4) > maxTokens) break;
       rendered = count === 0 ? line : rendered + '\n' + line;
+      bytes += lineBytes;
+      chars += lineChars;
       start = end + 1;
     }
-    // Bytes of the lines taken, breaks included: all of them, or (ASCII) as many as characters.
-    const consumed =
-      start === text.length ? regionBytes : regionBytes === text.length ? start : Buffer.byteLength(text.slice(0, start));
-    const joiner = this.#shown > 0 ? 1 : 0;
-    const chars = rendered.length + joiner;
-    // All that is added to the text (numbers, breaks) is ASCII, but the format's own prefix and
-    // separator, whose UTF-8 size is known.
-    const added = chars - (start - count);
-    const bytes = consumed - count + added + count * (this.#overhead.bytes - this.#overhead.chars);
-    if (this.#outBytes + bytes > maxBytes || Math.ceil((this.#outChars + chars) / 4) > maxTokens) return 0;
+    if (count === 0) return 0;
     this.#out.push(rendered);
     this.#shown += count;
     this.#outBytes += bytes;
@@ -383,7 +449,8 @@ export class LineSlicer {
     this.#line += count;
     this.#endings.lf += count;
     this.#bytesSinceBreak = 0;
-    return consumed;
+    // Bytes of the lines taken, breaks included: all of them, or (ASCII) as many as characters.
+    return start === text.length ? regionBytes : ascii ? start : Buffer.byteLength(text.slice(0, start));
   }
 
   #takePieces(): string {

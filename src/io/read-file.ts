@@ -13,8 +13,10 @@ import { Refusal } from './refusal.js';
 const CHUNK_BYTES = 1 << 20;
 /**
  * Read size after a file's first chunk: small enough that the bytes are still in the core's
- * cache when they are hashed (xxhash-wasm copies them once more) and counted. A 200 MB scan
- * took about a sixth less time than with 1 MiB reads (2-core EPYC, 1 MiB L2 a core).
+ * cache when they are hashed (xxhash-wasm copies them once more) and counted, and that a page
+ * read from a seek hint reads about the page. Measured on a 2-core EPYC (1 MiB L2 a core): read,
+ * xxh64 and newline count of 200 MB in 62 ms against 78 with 1 MiB reads (the whole scan gains
+ * less, within this machine's noise); a 2000-line page from a hint in 0.35 ms against 0.51.
  */
 const SCAN_BYTES = 1 << 18;
 

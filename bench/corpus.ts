@@ -74,6 +74,28 @@ export function prepareLargeLog(file: string, lines: number): string {
   return file;
 }
 
+/**
+ * A minified script of `bytes` bytes on one line, with no line break at all: what a bundler
+ * leaves behind. Mostly ASCII, with a two-byte character now and then, so a cut lands among
+ * multi-byte sequences as in real bundles. Written once and reused.
+ */
+export function prepareSingleLine(file: string, bytes: number): string {
+  if (fs.existsSync(file) && fs.statSync(file).size === bytes) return file;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const parts: string[] = [];
+  let length = 0;
+  for (let i = 0; length < bytes; i++) {
+    const part = i % 50 === 0 ? `var s${i}="café été";` : `function f${i}(a,b){return a*${i % 97}+b}`;
+    parts.push(part);
+    length += Buffer.byteLength(part);
+  }
+  // Cut at a byte count, then drop a split character's lead byte so the file stays valid UTF-8.
+  let text = Buffer.from(parts.join('')).subarray(0, bytes);
+  while (text.length > 0 && ((text[text.length - 1] ?? 0) & 0xc0) === 0xc0) text = text.subarray(0, -1);
+  fs.writeFileSync(file, Buffer.concat([text, Buffer.alloc(bytes - text.length, 0x20)]));
+  return file;
+}
+
 /** Line `i` of the generated log: 99 characters, so the log is 100 bytes a line. */
 export function logLine(i: number): string {
   const head = `${String(i).padStart(8, '0')} INFO request handled path=/api/items/${String(i % 977).padStart(3, '0')}`;

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { formatReport, type ScenarioReport } from './report.js';
 import { fairness } from './scenarios/fairness.js';
 import { largeFile } from './scenarios/large-file.js';
+import { largeReads } from './scenarios/large-reads.js';
 import { mcp } from './scenarios/mcp.js';
 import { media } from './scenarios/media.js';
 import { pagination } from './scenarios/pagination.js';
@@ -34,6 +35,7 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   'start-up': () => startUp(projectRoot),
   'slicer-micro': () => slicerMicro(projectRoot),
   'large-file': () => largeFile(projectRoot),
+  'large-reads': (rounds) => largeReads(projectRoot, rounds),
   swarm: (rounds) => swarm(projectRoot, rounds),
   pagination: (rounds) => pagination(projectRoot, rounds),
   're-read': () => reread(projectRoot),

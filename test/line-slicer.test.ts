@@ -278,6 +278,36 @@ describe('LineSlicer properties (seeded random inputs)', () => {
     }
   });
 
+  it('renders a window taken as whole regions exactly as one taken line by line, for every line format and budget', () => {
+    // Whole input: windows go through the region path, which stops at a long line or a budget
+    // and resumes after it; 1-byte chunks take every line alone. Both must give the same slice.
+    const padded: RenderSpec = { format: { numbered: true, prefix: '→ ', width: 6, separator: ' │ ' }, cutMarker: RENDER.cutMarker };
+    const budget: RenderSpec = { ...RENDER, cut: 'budget' };
+    const stops = new Map<string, number>();
+    for (let seed = 1; seed <= 2 * CASES; seed++) {
+      const random = createRandom(9000 + seed);
+      const lines = Array.from({ length: random.int(1, 300) }, () => randomLine(random, random.pick([0, 0.05, 0.5])));
+      const text = joinLines(lines, () => '\n', random.chance(0.7));
+      const caps = {
+        offset: random.int(1, Math.max(1, lines.length - 5)),
+        limit: random.int(1, 400),
+        maxBytes: random.int(512, 20_000),
+        maxTokens: random.int(128, 5_000),
+        maxLineChars: random.int(20, 3000),
+      };
+      const render = random.pick([RENDER, PLAIN, padded, budget]);
+      const where = `seed ${9000 + seed}, limits ${JSON.stringify(caps)}`;
+      const whole = slice(text, caps, WHOLE, random, render);
+      expect(Buffer.byteLength(whole.content), where).toBeLessThanOrEqual(caps.maxBytes);
+      expect(Math.ceil(whole.content.length / 4), where).toBeLessThanOrEqual(caps.maxTokens);
+      expect(slice(text, caps, ONE_BYTE, random, render), where).toEqual(whole);
+      stops.set(String(whole.stop), (stops.get(String(whole.stop)) ?? 0) + 1);
+    }
+    // Every way a region can end must be reached, several times, or the property proves little.
+    expect([...stops.keys()].sort()).toEqual(['bytes', 'lines', 'null', 'tokens']);
+    expect(Math.min(...stops.values())).toBeGreaterThanOrEqual(5);
+  });
+
   it('returns the same result whatever the chunking when lines far longer than maxLineChars meet a tight byte budget', () => {
     for (let seed = 1; seed <= CASES; seed++) {
       const random = createRandom(7000 + seed);

@@ -1,29 +1,12 @@
 import { isUtf8 } from 'node:buffer';
-import { ColumnWindow, cutText, cutUtf8, type ColumnFacts } from './column-window.js';
-import { fillCutMarker, renderLine, type RenderSpec } from './line-format.js';
+import { ColumnWindow, cutText, type ColumnFacts } from './column-window.js';
+import type { RenderSpec } from './line-format.js';
+import { windowFields, type LineEndingCounts, type LineIndexPairs, type SliceResult, type WindowFields } from './slice-result.js';
+import { WindowOutput, type SliceLimits, type StopReason } from './window-output.js';
 
-export { cutText };
-
-/** Which lines to return and how much output they may take. */
-export interface SliceLimits {
-  /** 1-based number of the first line wanted. */
-  readonly offset: number;
-  /** Most lines returned. */
-  readonly limit: number;
-  /** Cap on the UTF-8 bytes of the rendered output, newlines between lines included. */
-  readonly maxBytes: number;
-  /** Cap on the estimated tokens (characters / 4, rounded up) of the rendered output. */
-  readonly maxTokens: number;
-  /** Lines longer than this many UTF-16 code units are cut, with the marker appended. */
-  readonly maxLineChars: number;
-  /**
-   * 1-based character (UTF-16 code unit) to start line `offset` at: the window is then that one
-   * line, from this character on, as much of it as the budgets allow. 0 or absent: whole lines.
-   */
-  readonly column?: number;
-}
-
-export type StopReason = 'lines' | 'bytes' | 'tokens';
+// The slicer's module is where callers find everything about a slice.
+export { cutText, windowFields };
+export type { LineEndingCounts, LineIndexPairs, SliceLimits, SliceResult, StopReason, WindowFields };
 
 /** Where the slicer starts and what it records besides the window. */
 export interface SliceStart {
@@ -34,49 +17,6 @@ export interface SliceStart {
    * Needs `push(chunk, at)` with the chunk's file offset.
    */
   readonly indexEvery?: number;
-}
-
-/** Line starts recorded while scanning: `[line, byte, line, byte, ...]`, ascending. */
-export type LineIndexPairs = number[];
-
-export interface LineEndingCounts {
-  lf: number;
-  crlf: number;
-  cr: number;
-}
-
-/** The window a slice ends with: what every line-based payload carries. */
-export interface WindowFields {
-  /** Rendered window lines joined with `\n`. */
-  readonly content: string;
-  readonly startLine: number;
-  /** Last line shown; `startLine - 1` when none is. */
-  readonly endLine: number;
-  /**
-   * Exact count of lines in the input: breaks, plus one for a final unterminated line (counted
-   * from `firstLine`). When the caller stopped early, the total it passed to `end`.
-   */
-  readonly totalLines: number;
-  /** Why lines after `endLine` were left out, or null when the window reached the end. */
-  readonly stop: StopReason | null;
-  /**
-   * True when the input ends with a line break (its last line is terminated); false when it is
-   * empty or its last line runs to the end. When the caller stopped early, the value it passed
-   * to `end`. For dialects that reproduce a file's own text (a split on breaks ends with "").
-   */
-  readonly finalBreak: boolean;
-  /** How many shown lines were cut at `maxLineChars` or to fit the budget. */
-  readonly cutLines: number;
-  /** The first line that was cut, or null: where a column read would continue. */
-  readonly firstCutLine: number | null;
-  /** For a column read that reached its line: which characters of it were shown. */
-  readonly column: ColumnFacts | null;
-}
-
-export interface SliceResult extends WindowFields {
-  readonly endings: Readonly<LineEndingCounts>;
-  /** Line starts recorded with `indexEvery`, or null. */
-  readonly index: LineIndexPairs | null;
 }
 
 const LF = 0x0a;
@@ -95,33 +35,19 @@ const CR = 0x0d;
  */
 export class LineSlicer {
   readonly #limits: SliceLimits;
-  readonly #render: RenderSpec;
-  /** Longest line shown whole; longer ones are cut (by length, or in `cut: 'budget'` by budget). */
-  readonly #lineChars: number;
-  /** Cap on the bytes kept of one line: enough for `#lineChars` code units plus one. */
+  /** What is shown, and the budgets it spends. */
+  readonly #output: WindowOutput;
+  /** Cap on the bytes kept of one line: enough for `lineChars` code units plus one. */
   readonly #keepBytes: number;
   /** The one line of a column read, while it is being collected. */
   #columns: ColumnWindow | null = null;
   #columnFacts: ColumnFacts | null = null;
-  /** Size of a rendered line beyond its text and number: prefix and separator. */
-  readonly #overhead: { readonly chars: number; readonly bytes: number };
 
   /** Number of the line the scanner is inside (breaks seen + 1). */
   #line = 1;
   #bytesSinceBreak = 0;
   #pendingCR = false;
   readonly #endings: LineEndingCounts = { lf: 0, crlf: 0, cr: 0 };
-
-  #windowOpen = true;
-  #budgetStop: 'bytes' | 'tokens' | null = null;
-  /** Rendered output, in blocks of one or more lines each. */
-  readonly #out: string[] = [];
-  /** Lines shown so far. */
-  #shown = 0;
-  #outBytes = 0;
-  #outChars = 0;
-  #cutLines = 0;
-  #firstCutLine: number | null = null;
 
   /** Pieces of the current window line when it spans chunks (copies). */
   #pieces: Buffer[] = [];
@@ -144,23 +70,19 @@ export class LineSlicer {
     this.#indexEvery = start.indexEvery ?? 0;
     this.#index = this.#indexEvery > 0 ? [] : null;
     this.#nextIndexLine = this.#line + this.#indexEvery;
-    this.#render = render;
-    const { format } = render;
-    const fixed = format.numbered ? format.prefix + format.separator : '';
-    this.#overhead = { chars: fixed.length, bytes: Buffer.byteLength(fixed) };
+    this.#output = new WindowOutput(limits, render);
     const budgetChars = Math.min(limits.maxTokens * 4, limits.maxBytes);
-    this.#lineChars = render.cut === 'budget' ? budgetChars : limits.maxLineChars;
-    this.#keepBytes = Math.min(this.#lineChars * 3 + 3, render.cut === 'budget' ? limits.maxBytes + 4 : Infinity);
+    this.#keepBytes = Math.min(this.#output.lineChars * 3 + 3, render.cut === 'budget' ? limits.maxBytes + 4 : Infinity);
     if ((limits.column ?? 0) > 0) {
       // Room for the line's number and prefix is left out of the piece's budget.
-      const room = this.#overhead.bytes + 24;
+      const room = this.#output.overhead.bytes + 24;
       this.#columns = new ColumnWindow(limits.column ?? 1, budgetChars - room, limits.maxBytes - room);
     }
   }
 
   /** True once the window is complete: the rest of the input only counts lines. */
   get windowClosed(): boolean {
-    return !this.#windowOpen;
+    return !this.#output.open;
   }
 
   /** Feeds the next chunk; `at` is its offset in the file, needed only for the line index. */
@@ -201,20 +123,21 @@ export class LineSlicer {
     const trailing = this.#bytesSinceBreak > 0;
     if (trailing && this.#collecting()) {
       if (this.#columns !== null) this.#emitColumn();
-      else this.#emit(this.#takePieces(), this.#line, this.#lineBytes);
+      else this.#output.emit(this.#takePieces(), this.#line, this.#lineBytes);
     }
     const totalLines = knownTotal ?? this.#line - 1 + (trailing ? 1 : 0);
     const startLine = this.#limits.offset;
-    const endLine = startLine + this.#shown - 1;
+    const output = this.#output;
+    const endLine = startLine + output.shown - 1;
     return {
-      content: this.#out.join('\n'),
+      content: output.content,
       startLine,
       endLine,
       totalLines,
-      stop: endLine < totalLines ? (this.#budgetStop ?? 'lines') : null,
+      stop: endLine < totalLines ? (output.budgetStop ?? 'lines') : null,
       finalBreak: knownFinalBreak ?? (!trailing && this.#endings.lf + this.#endings.crlf + this.#endings.cr > 0),
-      cutLines: this.#cutLines,
-      firstCutLine: this.#firstCutLine,
+      cutLines: output.cutLines,
+      firstCutLine: output.firstCutLine,
       column: this.#columnFacts,
       endings: { ...this.#endings },
       index: this.#index,
@@ -222,7 +145,7 @@ export class LineSlicer {
   }
 
   #collecting(): boolean {
-    return this.#windowOpen && this.#line >= this.#limits.offset;
+    return this.#output.open && this.#line >= this.#limits.offset;
   }
 
   #findBreak(chunk: Buffer, p: number, hasCR: boolean): number {
@@ -269,6 +192,7 @@ export class LineSlicer {
 
   /** Counts breaks outside the window until the window starts or the chunk ends. */
   #skip(chunk: Buffer, p: number, hasCR: boolean): number {
+    if (!hasCR) return this.#skipLF(chunk, p);
     const n = chunk.length;
     while (p < n) {
       const i = this.#findBreak(chunk, p, hasCR);
@@ -283,31 +207,112 @@ export class LineSlicer {
   }
 
   /**
+   * `#skip` for a chunk without CR, the bulk of a large scan: one `indexOf` a line and the state
+   * in locals, written back once, so counting the lines after the window runs near memchr speed.
+   * Same effects as `#consumeBreak` per LF: the count, the LF tally and the index entries.
+   */
+  #skipLF(chunk: Buffer, p: number): number {
+    const index = this.#index;
+    const every = this.#indexEvery;
+    // The window's first line while it is still ahead: counting hands over to collecting there.
+    const stopAt = this.#output.open ? this.#limits.offset : Infinity;
+    let line = this.#line;
+    let nextIndexLine = index === null ? Infinity : this.#nextIndexLine;
+    let after = -1;
+    for (let i = chunk.indexOf(LF, p); i !== -1; i = chunk.indexOf(LF, i + 1)) {
+      line++;
+      after = i + 1;
+      if (line >= nextIndexLine && index !== null) {
+        index.push(line, this.#base + after);
+        nextIndexLine = line + every;
+      }
+      if (line >= stopAt) break;
+    }
+    if (index !== null) this.#nextIndexLine = nextIndexLine;
+    this.#endings.lf += line - this.#line;
+    this.#line = line;
+    if (after === -1) {
+      this.#bytesSinceBreak += chunk.length - p;
+      return chunk.length;
+    }
+    this.#bytesSinceBreak = 0;
+    if (line >= stopAt) return after;
+    this.#bytesSinceBreak = chunk.length - after;
+    return chunk.length;
+  }
+
+  /**
    * Collects window lines. Complete lines inside this chunk are decoded as one region (one
    * native call) and rendered in one pass, which is what makes small files cheap; a line that
    * spans chunks goes through `#collectSpanning` with a bounded byte prefix.
    */
   #collect(chunk: Buffer, p: number, hasCR: boolean): number {
     if (this.#lineBytes > 0 || this.#columns !== null) return this.#collectSpanning(chunk, p, hasCR);
-    if (!hasCR) {
-      // Common case first: every line up to the chunk's last LF, if they all fit the window.
-      const last = chunk.lastIndexOf(LF);
-      if (last >= p && isUtf8(chunk.subarray(p, last + 1))) {
-        const consumed = this.#emitWholeRegion(chunk.toString('utf8', p, last + 1), last + 1 - p);
-        if (consumed > 0) return p + consumed;
-      }
-    }
-    // Line by line: CR breaks, invalid UTF-8, long lines, a budget or the window's end in this
-    // chunk. Each line is decoded alone (only a bounded prefix of a long one) and measured in
-    // raw bytes, so cut markers report the file's own line length.
     let q = p;
-    while (q < chunk.length && this.#windowOpen) {
+    // Regions need LF-only, valid UTF-8 text; once a region is not, this chunk goes line by line.
+    let regions = !hasCR;
+    while (q < chunk.length && this.#output.open) {
+      if (regions) {
+        const taken = this.#collectRegion(chunk, q);
+        if (taken === -1) regions = false;
+        else q += taken;
+        if (q >= chunk.length || !this.#output.open) break;
+      }
+      // One line alone: CR breaks, invalid UTF-8, a long line or the one that meets a budget.
+      // It is decoded alone (only a bounded prefix of a long one) and measured in raw bytes, so
+      // cut markers report the file's own line length.
       const i = this.#findBreak(chunk, q, hasCR);
       if (i === -1) return this.#collectSpanning(chunk, q, hasCR);
-      this.#emit(chunk.toString('utf8', q, q + Math.min(i - q, this.#keepBytes)), this.#line, i - q);
+      this.#output.emit(chunk.toString('utf8', q, q + Math.min(i - q, this.#keepBytes)), this.#line, i - q);
       q = this.#consumeBreak(chunk, i);
     }
     return q;
+  }
+
+  /**
+   * Takes the complete lines from `p` that the window can still show as one region: one native
+   * decode and one render pass, which is what makes small files and pages cheap. The region is
+   * bounded before it is decoded, so a page of a large file decodes the page, not the chunk: at
+   * most the lines left to the limit, none past what the budgets could hold (a line's rendered
+   * size is at least its raw bytes less its break, and at least a third of them in characters),
+   * and none from a line whose raw size could exceed `lineChars` (such a line may need a cut:
+   * it goes alone). Returns the bytes taken, or -1 when the region is not valid UTF-8.
+   */
+  #collectRegion(chunk: Buffer, p: number): number {
+    const output = this.#output;
+    const room = output.room;
+    const last = p + output.rawRoom;
+    const lineChars = output.lineChars;
+    let end = -1;
+    let lines = 0;
+    for (let from = p, i = chunk.indexOf(LF, p); i !== -1 && i < last && lines < room; i = chunk.indexOf(LF, from)) {
+      if (i - from > lineChars) break;
+      end = i;
+      lines++;
+      from = i + 1;
+    }
+    if (end === -1) return 0;
+    if (!isUtf8(chunk.subarray(p, end + 1))) return -1;
+    const taken = output.emitRegion(chunk.toString('utf8', p, end + 1), end + 1 - p, this.#line);
+    if (this.#index !== null && this.#line + taken.lines >= this.#nextIndexLine) this.#indexRegion(chunk, p, taken.lines);
+    this.#line += taken.lines;
+    this.#endings.lf += taken.lines;
+    if (taken.lines > 0) this.#bytesSinceBreak = 0;
+    return taken.bytes;
+  }
+
+  /** The index entries among `lines` lines taken as a region from `p`, as `#consumeBreak` records them. */
+  #indexRegion(chunk: Buffer, p: number, lines: number): void {
+    const index = this.#index;
+    if (index === null) return;
+    let line = this.#line;
+    for (let k = 0, i = p - 1; k < lines; k++) {
+      i = chunk.indexOf(LF, i + 1);
+      if (++line >= this.#nextIndexLine) {
+        index.push(line, this.#base + i + 1);
+        this.#nextIndexLine = line + this.#indexEvery;
+      }
+    }
   }
 
   /** Collects (a bounded prefix of) a window line that may continue in the next chunk. */
@@ -333,57 +338,8 @@ export class LineSlicer {
     if (take > 0) this.#pieces.push(chunk.subarray(p, p + take));
     const lineBytes = this.#lineBytes;
     this.#lineBytes = 0;
-    this.#emit(this.#takePieces(), this.#line, lineBytes);
+    this.#output.emit(this.#takePieces(), this.#line, lineBytes);
     return this.#consumeBreak(chunk, i);
-  }
-
-  /**
-   * The fast path for LF-only, valid UTF-8 text that ends with a break: renders its lines in
-   * one pass (no array of lines, no join), up to what is left of the window, and keeps the
-   * result when no line needs cutting and the output fits both budgets; its UTF-8 size follows
-   * from the raw byte count. Counts the lines it takes and returns the bytes they span, or 0
-   * (taking nothing) when the caller must go line by line.
-   */
-  #emitWholeRegion(text: string, regionBytes: number): number {
-    const { maxBytes, maxTokens, limit } = this.#limits;
-    const { format } = this.#render;
-    const first = this.#line;
-    const room = limit - this.#shown;
-    let rendered = '';
-    let count = 0;
-    let start = 0;
-    // Specialised for unpadded numbering (`N<sep>line`), the common format; others call renderLine.
-    const plain = format.numbered && format.width === 0;
-    const head = plain ? format.prefix : '';
-    const separator = plain ? format.separator : '';
-    for (; start < text.length && count < room; count++) {
-      const end = text.indexOf('\n', start);
-      if (end - start > this.#lineChars) return 0;
-      const line = plain
-        ? head + (first + count) + separator + text.slice(start, end)
-        : renderLine(format, first + count, text.slice(start, end));
-      rendered = count === 0 ? line : rendered + '\n' + line;
-      start = end + 1;
-    }
-    // Bytes of the lines taken, breaks included: all of them, or (ASCII) as many as characters.
-    const consumed =
-      start === text.length ? regionBytes : regionBytes === text.length ? start : Buffer.byteLength(text.slice(0, start));
-    const joiner = this.#shown > 0 ? 1 : 0;
-    const chars = rendered.length + joiner;
-    // All that is added to the text (numbers, breaks) is ASCII, but the format's own prefix and
-    // separator, whose UTF-8 size is known.
-    const added = chars - (start - count);
-    const bytes = consumed - count + added + count * (this.#overhead.bytes - this.#overhead.chars);
-    if (this.#outBytes + bytes > maxBytes || Math.ceil((this.#outChars + chars) / 4) > maxTokens) return 0;
-    this.#out.push(rendered);
-    this.#shown += count;
-    this.#outBytes += bytes;
-    this.#outChars += chars;
-    if (this.#shown >= limit) this.#windowOpen = false;
-    this.#line += count;
-    this.#endings.lf += count;
-    this.#bytesSinceBreak = 0;
-    return consumed;
   }
 
   #takePieces(): string {
@@ -401,107 +357,6 @@ export class LineSlicer {
     const { text, facts } = columns.end(this.#lineBytes);
     this.#lineBytes = 0;
     this.#columnFacts = facts;
-    const rendered = renderLine(this.#render.format, this.#line, text);
-    this.#out.push(rendered);
-    this.#shown = 1;
-    this.#outBytes = Buffer.byteLength(rendered);
-    this.#outChars = rendered.length;
-    this.#windowOpen = false;
+    this.#output.emitColumn(text, this.#line);
   }
-
-  #emit(text: string, lineNumber: number, lineBytes: number): void {
-    const { maxBytes, maxTokens, limit } = this.#limits;
-    const { format, cutMarker } = this.#render;
-    let rendered: string;
-    let cut = false;
-    if (text.length > this.#lineChars && this.#render.cut !== 'budget') {
-      cut = true;
-      const shown = cutText(text, this.#lineChars);
-      rendered = renderLine(format, lineNumber, shown + fillCutMarker(cutMarker, shown.length, lineBytes));
-    } else {
-      rendered = renderLine(format, lineNumber, text);
-    }
-    const separator = this.#shown > 0 ? 1 : 0;
-    const bytes = Buffer.byteLength(rendered) + separator;
-    const chars = rendered.length + separator;
-    const overBytes = this.#outBytes + bytes > maxBytes;
-    const overTokens = Math.ceil((this.#outChars + chars) / 4) > maxTokens;
-    if (overBytes || overTokens) {
-      if (this.#render.cut === 'budget') {
-        this.#fill(text, lineNumber, separator);
-      } else if (this.#shown === 0) {
-        // Never answer with no lines and a hint to read the same line again (an endless loop
-        // for a model): show this line cut to fit instead.
-        this.#out.push(this.#fitLine(text, lineNumber, lineBytes));
-        this.#shown++;
-        this.#countCut(lineNumber);
-      }
-      this.#budgetStop = overBytes ? 'bytes' : 'tokens';
-      this.#windowOpen = false;
-      return;
-    }
-    this.#out.push(rendered);
-    this.#shown++;
-    this.#outBytes += bytes;
-    this.#outChars += chars;
-    if (cut) this.#countCut(lineNumber);
-    if (this.#shown >= limit) this.#windowOpen = false;
-  }
-
-  #countCut(lineNumber: number): void {
-    this.#cutLines++;
-    this.#firstCutLine ??= lineNumber;
-  }
-
-  /**
-   * `cut: 'budget'`: the line that does not fit is shown up to the last whole character that
-   * does (nothing, if not even its number fits), so the output fills its byte budget exactly.
-   */
-  #fill(text: string, lineNumber: number, separator: number): void {
-    const { maxBytes, maxTokens } = this.#limits;
-    const head = renderLine(this.#render.format, lineNumber, '');
-    const roomBytes = maxBytes - this.#outBytes - separator - Buffer.byteLength(head);
-    const roomChars = maxTokens * 4 - this.#outChars - separator - head.length;
-    if (roomBytes <= 0 || roomChars <= 0) return;
-    const shown = cutUtf8(cutText(text, roomChars), roomBytes);
-    const rendered = head + shown;
-    this.#out.push(rendered);
-    this.#shown++;
-    this.#outBytes += Buffer.byteLength(rendered) + separator;
-    this.#outChars += rendered.length + separator;
-    this.#countCut(lineNumber);
-  }
-
-  /** The first window line, cut so that it alone fits the byte and token budgets. */
-  #fitLine(text: string, lineNumber: number, lineBytes: number): string {
-    const { maxBytes, maxTokens } = this.#limits;
-    const { format, cutMarker } = this.#render;
-    const budgetChars = Math.min(maxTokens * 4, maxBytes);
-    // Start from at most maxLineChars: the text may be the whole line or a bounded prefix of it
-    // (when it spanned chunks), and both must give the same answer.
-    let keep = Math.min(text.length, this.#limits.maxLineChars, budgetChars);
-    for (;;) {
-      const shown = cutText(text, keep);
-      const rendered = renderLine(format, lineNumber, shown + fillCutMarker(cutMarker, shown.length, lineBytes));
-      if ((Buffer.byteLength(rendered) <= maxBytes && rendered.length <= budgetChars) || keep === 0) {
-        return keep === 0 ? cutText(rendered, budgetChars) : rendered;
-      }
-      keep = Math.floor(keep * 0.8);
-    }
-  }
-}
-
-/** Just the window of a slice, for a payload. */
-export function windowFields(slice: SliceResult): WindowFields {
-  return {
-    content: slice.content,
-    startLine: slice.startLine,
-    endLine: slice.endLine,
-    totalLines: slice.totalLines,
-    stop: slice.stop,
-    finalBreak: slice.finalBreak,
-    cutLines: slice.cutLines,
-    firstCutLine: slice.firstCutLine,
-    column: slice.column,
-  };
 }

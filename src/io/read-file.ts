@@ -11,6 +11,14 @@ import { Deferral, Refusal } from './refusal.js';
 
 /** Read size: large enough for page-cache speed, small enough to poll cancellation often. */
 const CHUNK_BYTES = 1 << 20;
+/**
+ * Read size after a file's first chunk: small enough that the bytes are still in the core's
+ * cache when they are hashed (xxhash-wasm copies them once more) and counted, and that a page
+ * read from a seek hint reads about the page. Measured on a 2-core EPYC (1 MiB L2 a core): read,
+ * xxh64 and newline count of 200 MB in 62 ms against 78 with 1 MiB reads (the whole scan gains
+ * less, within this machine's noise); a 2000-line page from a hint in 0.35 ms against 0.51.
+ */
+const SCAN_BYTES = 1 << 18;
 
 /** UTF-8 files this large get a sparse line index when scanned whole (smaller ones fit a chunk). */
 export const INDEX_MIN_BYTES = CHUNK_BYTES;
@@ -80,7 +88,8 @@ function readOpened(reading: Reading, job: TextJob): FilePayload {
 function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload {
   const { tools, opened, size, cancelled } = reading;
   const { scratch, xxhash } = tools;
-  let read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, 0);
+  let asked = CHUNK_BYTES;
+  let read = fs.readSync(opened.fd, scratch, 0, asked, 0);
   const sniff = sniffHead(scratch.subarray(0, read));
   if (sniff.nulAt !== -1) return binaryOrRefuse(reading, job, sniff.nulAt);
 
@@ -115,8 +124,9 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
     position += read;
     const stop = cancelled();
     if (stop !== null) throw new Refusal(stop, { bytesRead: position, size });
-    if (position >= size && read < CHUNK_BYTES) break;
-    read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, position);
+    if (position >= size && read < asked) break;
+    asked = SCAN_BYTES;
+    read = fs.readSync(opened.fd, scratch, 0, asked, position);
   }
   if (decoder !== null) {
     const rest = decoder.decode();
@@ -151,7 +161,7 @@ function readFromHint(reading: Reading, job: TextJob, hint: SeekHint): FilePaylo
   const slicer = new LineSlicer(job.limits, job.render, { firstLine: hint.line });
   let position = hint.byte;
   while (position < size && !slicer.windowClosed) {
-    const read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, position);
+    const read = fs.readSync(opened.fd, scratch, 0, SCAN_BYTES, position);
     if (read === 0) break;
     const chunk = scratch.subarray(0, read);
     // The whole scan of this version found no NUL: one now means the file is being rewritten.
@@ -202,7 +212,7 @@ function readTail(reading: Reading, job: TextJob): FilePayload {
   const slicer = new LineSlicer({ ...job.limits, offset: -want }, job.render, { firstLine: -want });
   let position = start;
   while (position < size && !slicer.windowClosed) {
-    const read = fs.readSync(opened.fd, scratch, 0, CHUNK_BYTES, position);
+    const read = fs.readSync(opened.fd, scratch, 0, SCAN_BYTES, position);
     if (read === 0) break;
     const chunk = scratch.subarray(0, read);
     const nul = chunk.indexOf(0);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { decodeOutcome, type JobBatch, type PoolAnswer, type WireOutcome, type WorkerConfig } from './wire.js';
+import { decodeOutcome, encodeBatch, type JobBatch, type PoolAnswer, type WireOutcome, type WorkerConfig } from './wire.js';
 
 export interface TextPool {
   run(batch: JobBatch): Promise<PoolAnswer[]>;
@@ -53,6 +53,13 @@ export interface TextPoolOptions {
   readonly heapMb: number | null;
 }
 
+/**
+ * How long stopping the pool waits for workers still loading their module. Node aborts the whole
+ * process when a worker is terminated in the middle of Piscina's synchronous `require` of an ES
+ * module entry, so a worker is never stopped before it has answered its first (empty) batch.
+ */
+const BOOT_WAIT_MS = 2000;
+
 /** How long retired workers may finish what they hold before they are stopped. */
 const RETIRE_GRACE_MS = 2000;
 
@@ -65,6 +72,19 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
   let failures = 0;
   let restart: NodeJS.Timeout | undefined;
   let destroyed = false;
+  /** Each pool's boot: one empty batch a worker, answered once that worker has loaded its module. */
+  const boots = new WeakMap<Piscina<JobBatch, WireOutcome[]>, Promise<void>>();
+  /** Stops a pool once its workers have booted (or after `BOOT_WAIT_MS`; a failed boot does not wait). */
+  const stop = async (pool: Piscina<JobBatch, WireOutcome[]>): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, BOOT_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([boots.get(pool), late]);
+    clearTimeout(timer);
+    await pool.destroy();
+  };
   const start = (): Piscina<JobBatch, WireOutcome[]> => {
     const pool = new Piscina<JobBatch, WireOutcome[]>({
       filename: workerFile('text-worker'),
@@ -94,10 +114,19 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
         restart = undefined;
         if (destroyed || pool !== current) return;
         current = start();
-        void pool.destroy().catch(() => undefined);
+        void stop(pool).catch(() => undefined);
       }, delay);
       restart.unref();
     });
+    // Piscina gives each of these to the least busy worker: one lands on each.
+    const empty = encodeBatch([]);
+    boots.set(
+      pool,
+      Promise.all(Array.from({ length: threads }, () => pool.run(empty))).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     return pool;
   };
   let current = start();
@@ -112,7 +141,7 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
       const old = current;
       current = start();
       const stopped = new Promise<void>((resolve) => setTimeout(resolve, RETIRE_GRACE_MS).unref())
-        .then(() => old.destroy())
+        .then(() => stop(old))
         .finally(() => retiring.delete(stopped));
       retiring.add(stopped);
     },
@@ -120,7 +149,7 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
     destroy: async () => {
       destroyed = true;
       clearTimeout(restart);
-      await Promise.all([current.destroy(), ...retiring]);
+      await Promise.all([stop(current), ...retiring]);
     },
   };
 }

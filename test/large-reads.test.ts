@@ -121,6 +121,7 @@ describe('the line index a scan leaves behind', () => {
         allowBinary: false,
         sha256: false,
         hint: null,
+        deferAbove: Infinity,
         deadline: Number.MAX_SAFE_INTEGER,
         slot: 0,
       };

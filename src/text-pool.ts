@@ -72,16 +72,23 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
   let failures = 0;
   let restart: NodeJS.Timeout | undefined;
   let destroyed = false;
-  /** Each pool's boot: one empty batch a worker, answered once that worker has loaded its module. */
-  const boots = new WeakMap<Piscina<JobBatch, WireOutcome[]>, Promise<void>>();
-  /** Stops a pool once its workers have booted (or after `BOOT_WAIT_MS`; a failed boot does not wait). */
+  /**
+   * Stops a pool once its workers have booted: one empty batch a worker (Piscina gives each to the
+   * least busy worker, so one lands on each), answered once that worker has loaded its module; at
+   * most `BOOT_WAIT_MS`, and a worker that failed to boot is not waited for.
+   */
   const stop = async (pool: Piscina<JobBatch, WireOutcome[]>): Promise<void> => {
+    const empty = encodeBatch([]);
+    const booted = Promise.all(Array.from({ length: threads }, () => pool.run(empty))).then(
+      () => undefined,
+      () => undefined,
+    );
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, BOOT_WAIT_MS);
       timer.unref();
     });
-    await Promise.race([boots.get(pool), late]);
+    await Promise.race([booted, late]);
     clearTimeout(timer);
     await pool.destroy();
   };
@@ -118,15 +125,6 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
       }, delay);
       restart.unref();
     });
-    // Piscina gives each of these to the least busy worker: one lands on each.
-    const empty = encodeBatch([]);
-    boots.set(
-      pool,
-      Promise.all(Array.from({ length: threads }, () => pool.run(empty))).then(
-        () => undefined,
-        () => undefined,
-      ),
-    );
     return pool;
   };
   let current = start();

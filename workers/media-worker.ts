@@ -4,7 +4,9 @@
  * descriptor; the libraries only ever see bytes, never a path.
  */
 import fs from 'node:fs';
-import { workerData } from 'piscina';
+// From node:worker_threads (the same object Piscina hands on): importing 'piscina' here would load
+// the whole pool module into every worker at boot.
+import { workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { LineSlicer, windowFields } from '../src/core/line-slicer.js';
 import { openChecked } from '../src/io/open-checked.js';

@@ -2,7 +2,9 @@
  * Text pool worker entry. Thin on purpose: compiles the engine's config once, then runs each
  * job of a batch through `readFile` and turns every outcome into plain data.
  */
-import { workerData } from 'piscina';
+// From node:worker_threads (the same object Piscina hands on): importing 'piscina' here would load
+// the whole pool module into every worker at boot.
+import { workerData } from 'node:worker_threads';
 import xxhash from 'xxhash-wasm';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { createReadTools, readFile } from '../src/io/read-file.js';

@@ -9,12 +9,12 @@ import type { ReadRequest } from './request.js';
 import type { ReadResult } from './result.js';
 import { Sandbox } from './sandbox.js';
 import { Scheduler } from './scheduler.js';
-import type { TextPool } from './text-pool.js';
+import { TASKS_PER_WORKER, type TextPool } from './text-pool.js';
 import { TurnGate } from './turn-gate.js';
 
-/** Pool tasks in flight: two per thread, so a worker's next batch is already waiting for it. */
+/** Pool tasks in flight: as many as the workers hold (see `TASKS_PER_WORKER`). */
 function inFlightBatches(threads: number): number {
-  return threads * 2;
+  return threads * TASKS_PER_WORKER;
 }
 
 /**
@@ -65,6 +65,7 @@ export class Engine {
       maxQueuedBytes: options.maxQueuedBytes,
       batchSize: options.batchSize,
       maxInFlight: inFlightBatches(options.threads),
+      threads: options.threads,
       run: (batch) => pool.run(batch),
       recycle: () => pool.recycle(),
       stuckGraceMs: STUCK_GRACE_MS,

@@ -10,8 +10,10 @@ export interface SchedulerOptions {
    */
   readonly maxQueuedBytes: number;
   readonly batchSize: number;
-  /** Pool tasks in flight at once; two per thread keeps every worker busy between tasks. */
+  /** Pool tasks in flight at once (the engine sends one a worker thread). */
   readonly maxInFlight: number;
+  /** Worker threads of the pool: a batch takes the backlog's share per thread. */
+  readonly threads: number;
   /** Runs a batch in a worker. */
   readonly run: (batch: JobBatch) => Promise<PoolAnswer[]>;
   /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */

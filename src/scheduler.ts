@@ -21,7 +21,7 @@ export class Scheduler {
   readonly #options: SchedulerOptions;
   /** Waiting reads by session. */
   readonly #lanes = new Lanes();
-  /** Workers the pool runs: half the tasks in flight (two a worker). */
+  /** Workers the pool runs. */
   readonly #threads: number;
   #bytes = 0;
   /** Reads whose batch's worker died, sent again one per batch, before anything else. */
@@ -49,7 +49,7 @@ export class Scheduler {
       throw new RangeError('the cancel array needs a slot for every read that can be in flight');
     }
     this.#options = options;
-    this.#threads = Math.max(1, Math.ceil(options.maxInFlight / 2));
+    this.#threads = Math.max(1, options.threads);
     this.#freeSlots = Array.from({ length: options.cancel.length }, (_, i) => i);
   }
 

@@ -24,6 +24,8 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
     maxQueuedBytes: options.maxQueuedBytes ?? 1e12,
     batchSize,
     maxInFlight,
+    // One worker holding up to `maxInFlight` batches: the pool stand-in takes every task.
+    threads: 1,
     cancel,
     stuckGraceMs: 50,
     recycle: () => {

@@ -46,7 +46,7 @@ export function createDenyMatcher(options: DenyRuleOptions): DenyMatcher {
     : [];
   const rules: readonly Rule[] = [...configured, ...secrets];
   const any = unionOf(rules.map((rule) => rule.re));
-  return (relativePath) => {
+  const verdict = (relativePath: string): string | null => {
     // One regex test decides for nearly every path; only a hit looks at the rules one by one.
     if (any === null || !any.test(relativePath)) return null;
     for (const rule of rules) {
@@ -54,7 +54,22 @@ export function createDenyMatcher(options: DenyRuleOptions): DenyMatcher {
     }
     return null;
   };
+  // A verdict is a function of the string alone, and agents read the same paths again and again:
+  // a map lookup instead of the alternation of every rule (about a microsecond a read).
+  const known = new Map<string, string | null>();
+  return (relativePath) => {
+    let rule = known.get(relativePath);
+    if (rule === undefined) {
+      rule = verdict(relativePath);
+      if (known.size >= VERDICTS_KEPT) known.clear();
+      known.set(relativePath, rule);
+    }
+    return rule;
+  };
 }
+
+/** Paths whose deny verdict a matcher remembers; past this it starts over. */
+const VERDICTS_KEPT = 16_384;
 
 interface Rule {
   readonly glob: string;

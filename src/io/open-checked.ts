@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { findRoot, relativeTo } from '../core/containment.js';
+import { findRootOfCanonical, relativeToCanonical } from '../core/containment.js';
 import type { ReaderContext } from './reader-context.js';
 import { Refusal, errnoCode, systemRefusal, type FileType } from './refusal.js';
 import { suggestPaths } from './suggest-paths.js';
@@ -100,9 +100,9 @@ function openThroughRealpath(context: ReaderContext, requested: string): OpenedF
 
 /** The root-relative path of a canonical path, or a refusal: outside, denied, pseudo-file. */
 function checkPlace(context: ReaderContext, canonical: string): string {
-  const root = findRoot(context.roots, canonical);
+  const root = findRootOfCanonical(context.roots, canonical);
   if (root === null) throw new Refusal('outside_root', { throughLink: true });
-  const relativePath = relativeTo(root, canonical);
+  const relativePath = relativeToCanonical(root, canonical);
   const rule = context.deny(relativePath);
   if (rule !== null) throw new Refusal('denied', { rule });
   if (PSEUDO_ROOTS.some((prefix) => canonical.startsWith(prefix))) {

@@ -1,0 +1,45 @@
+/**
+ * The pure containment checks the worker runs on every canonical path it opens, against the
+ * `path.relative` rule they stand in for; and the deny matcher's remembered verdicts.
+ */
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { findRoot, findRootOfCanonical, relativeTo, relativeToCanonical } from '../src/core/containment.js';
+import { createDenyMatcher } from '../src/core/deny-rules.js';
+
+/** Canonical absolute paths built from a few segments, so roots, prefixes and siblings collide often. */
+const segment = fc.constantFrom('srv', 'ws', 'ws-evil', 'w', 'a', 'a.b', '.env', 'x y', 'é');
+const canonical = fc.array(segment, { minLength: 0, maxLength: 5 }).map((parts) => `/${parts.join('/')}`);
+
+describe('containment of canonical paths', () => {
+  it('gives the same root and the same relative path as path.relative for every canonical path', () => {
+    fc.assert(
+      fc.property(fc.array(canonical, { minLength: 1, maxLength: 3 }), canonical, (roots, candidate) => {
+        const expected = findRoot(roots, candidate);
+        expect(findRootOfCanonical(roots, candidate)).toBe(expected);
+        if (expected !== null) expect(relativeToCanonical(expected, candidate)).toBe(relativeTo(expected, candidate));
+      }),
+      { numRuns: 2000, seed: 20261124 },
+    );
+  });
+
+  it('does not take a sibling whose name starts with the root name for the root', () => {
+    expect(findRootOfCanonical(['/srv/ws'], '/srv/ws-evil/secret')).toBeNull();
+    expect(findRootOfCanonical(['/srv/ws'], '/srv/ws/inside')).toBe('/srv/ws');
+    expect(relativeToCanonical('/', '/etc/hosts')).toBe(path.join('etc', 'hosts'));
+  });
+});
+
+describe('deny verdicts', () => {
+  it('answers a path the same however often it is asked, also after its remembered verdict was dropped', () => {
+    const deny = createDenyMatcher({ denySecrets: true, deny: ['**/*.secret'] });
+    const asked = ['.env', 'app/.env.local', 'app/.env.example', 'keys/id_rsa', 'notes.secret', 'src/app.ts', 'README.md'];
+    const first = asked.map(deny);
+    expect(first).toEqual(['**/.env', '**/.env.*', null, '**/id_rsa', '**/*.secret', null, null]);
+    // More distinct paths than the matcher keeps: it starts over, and must still answer the same.
+    for (let i = 0; i < 20_000; i++) deny(`generated/file-${i}.txt`);
+    expect(asked.map(deny)).toEqual(first);
+    expect(asked.map(deny)).toEqual(first);
+  });
+});

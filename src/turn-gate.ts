@@ -42,9 +42,13 @@ export class TurnGate {
   #resetPending = false;
   /** Reads waiting, by session, in arrival order. */
   readonly #lanes = new Map<string, Waiter[]>();
-  /** Sessions with reads waiting, visited round-robin from `#next`. */
+  /**
+   * Sessions with reads waiting, in turn order from `#head`: a session admitted once goes to the
+   * back while it has more waiting. A queue, not a ring walked by index, so that a session leaving
+   * costs nothing (a splice each was a tenth of a swarm's host time, with 256 sessions).
+   */
   #ring: string[] = [];
-  #next = 0;
+  #head = 0;
   #waiting = 0;
   #sweep: NodeJS.Timeout | undefined;
 
@@ -110,6 +114,7 @@ export class TurnGate {
     }
     this.#lanes.clear();
     this.#ring = [];
+    this.#head = 0;
     this.#waiting = 0;
     clearTimeout(this.#sweep);
     this.#sweep = undefined;
@@ -148,19 +153,17 @@ export class TurnGate {
    */
   #admit(): void {
     let idle = 0;
-    while (this.#used < this.#perTurn && this.#waiting > 0 && idle < this.#ring.length) {
-      if (this.#next >= this.#ring.length) this.#next = 0;
-      const session = this.#ring[this.#next] ?? '';
+    while (this.#used < this.#perTurn && this.#waiting > 0 && idle < this.#ring.length - this.#head) {
+      const session = this.#ring[this.#head++] ?? '';
       const lane = this.#lanes.get(session);
       while (lane !== undefined && lane[0]?.done === true) lane.shift();
       if (lane === undefined || lane.length === 0) {
         this.#lanes.delete(session);
-        this.#ring.splice(this.#next, 1);
         continue;
       }
       if (!this.#room(session)) {
         idle++;
-        this.#next++;
+        this.#ring.push(session);
         continue;
       }
       idle = 0;
@@ -171,12 +174,12 @@ export class TurnGate {
         this.#waiting--;
         waiter.resolve();
       }
-      if (lane.length === 0) {
-        this.#lanes.delete(session);
-        this.#ring.splice(this.#next, 1);
-      } else {
-        this.#next++;
-      }
+      if (lane.length === 0) this.#lanes.delete(session);
+      else this.#ring.push(session);
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#ring.length) {
+      this.#ring = this.#ring.slice(this.#head);
+      this.#head = 0;
     }
     // Out of budget: the next turn goes on. Out of room: `pump()` goes on when work completes.
     if (this.#waiting > 0 && this.#used >= this.#perTurn) this.#scheduleReset();

@@ -67,7 +67,7 @@ export async function runRead(argv: readonly string[], usageError: UsageError): 
     }
     const result = await engine.read(nativeRequest(file ?? '', values, usageError));
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    else printOutput((await import('../dialects/readpool-tool.js')).nativeOutput(result), values.out ?? null);
+    else printOutput((await import('../dialects/readpool-output.js')).nativeOutput(result), values.out ?? null);
     return 0;
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;

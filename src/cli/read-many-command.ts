@@ -11,7 +11,7 @@ import ignore from 'ignore';
 import { glob } from 'tinyglobby';
 import { createEngine } from '../engine.js';
 import type { ReadRequest } from '../request.js';
-import { nativeOutput } from '../dialects/readpool-tool.js';
+import { nativeOutput } from '../dialects/readpool-output.js';
 import { errorText, wholeNumber, type UsageError } from './args.js';
 
 const DEFAULT_MAX_FILES = 500;

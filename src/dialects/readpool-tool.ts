@@ -9,10 +9,10 @@ import { z } from 'zod';
 import type { Engine } from '../engine.js';
 import type { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
-import type { ReadResult } from '../result.js';
-import { text, textOutput, notebookParts, imagePart, pdfParts } from './parts.js';
+import { textOutput } from './parts.js';
+import { nativeOutput } from './readpool-output.js';
 import { describeError, TOOL_NAME } from './readpool.js';
-import { defineTool, issueLines, readFor, type ToolDefinition, type ToolOptions, type ToolOutput } from './tool.js';
+import { defineTool, issueLines, readFor, type ToolDefinition, type ToolOptions } from './tool.js';
 
 const DESCRIPTION = `Reads a file from the workspace: text as numbered lines (\`N<TAB>line\`), images as images, PDFs as documents or page images, Jupyter notebooks as numbered cells with their outputs.
 
@@ -56,44 +56,6 @@ function requestOf(input: Input): ReadRequest {
   if (input.fresh !== undefined) request.fresh = input.fresh;
   if (input.allowBinary !== undefined) request.allowBinary = input.allowBinary;
   return request;
-}
-
-/** A window and its notice, as the model reads them. */
-function withNotice(content: string, notice: string | null): string {
-  if (notice === null) return content;
-  return content === '' ? notice : `${content}\n\n${notice}`;
-}
-
-/** What `data` carries: the result's facts without its payload (the content parts hold that). */
-function factsOf(result: ReadResult): Record<string, unknown> {
-  const facts: Record<string, unknown> = { ...result };
-  for (const key of ['content', 'data', 'images', 'text', 'stub', 'note', 'notice']) delete facts[key];
-  return facts;
-}
-
-/** A native result as the tool answers it (also what `readpool read` prints). */
-export function nativeOutput(result: ReadResult): ToolOutput {
-  const data = factsOf(result);
-  switch (result.kind) {
-    case 'text':
-      return textOutput(withNotice(result.content, result.notice), false, data);
-    case 'unchanged':
-      return textOutput(result.stub, false, data);
-    case 'binary':
-      return textOutput(
-        `[${result.relativePath} is binary: ${result.size} bytes, sha256 ${result.sha256}. Its bytes follow as base64.]\n${result.data}`,
-        false,
-        data,
-      );
-    case 'image':
-      return { content: [text(result.note), imagePart(result)], isError: false, data };
-    case 'description':
-      return textOutput(result.text, false, data);
-    case 'pdf':
-      return { content: [text(result.note), ...pdfParts(result)], isError: false, data };
-    case 'notebook':
-      return { content: notebookParts(result, withNotice(result.content, result.notice)), isError: false, data };
-  }
 }
 
 export function createReadpoolTools(engine: Engine, _options: ToolOptions = {}): ToolDefinition[] {

@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
-import { RENDER } from '../src/dialects/readpool.js';
 import { createEngine, type Engine, type ReadRequest, type TextResult } from '../src/index.js';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { INDEX_EVERY, createReadTools, readFile } from '../src/io/read-file.js';
-import type { TextJob } from '../src/wire.js';
 import { writeGeneratedLines } from './support/generated-file.js';
+import { textJob } from './support/text-job.js';
 import { makeTempDir, removeTempDir } from './support/temp-dir.js';
 
 const LOG_LINES = 120_000;
@@ -114,17 +113,7 @@ describe('the line index a scan leaves behind', () => {
     const tools = createReadTools(hasher);
     // A small budget stops a region at its first line over it; a large one takes whole regions.
     for (const [offset, maxTokens] of [[1, 100_000], [1500, 100_000], [1500, 2000], [LOG_LINES - 1000, 25_000]] as const) {
-      const job: TextJob = {
-        path: path.join(root, 'app.log'),
-        limits: { offset, limit: 2000, maxBytes: 1024 ** 2, maxTokens, maxLineChars: 2000 },
-        render: RENDER,
-        allowBinary: false,
-        sha256: false,
-        hint: null,
-        deferAbove: Infinity,
-        deadline: Number.MAX_SAFE_INTEGER,
-        slot: 0,
-      };
+      const job = textJob(path.join(root, 'app.log'), { offset, maxBytes: 1024 ** 2, maxTokens });
       const result = readFile(context, tools, job, () => null);
       if (result.kind !== 'text' || result.index === null) throw new Error('expected a text payload with a line index');
       // Line n of the log starts at byte 100 * (n - 1); one entry every INDEX_EVERY lines.

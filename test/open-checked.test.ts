@@ -3,13 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import xxhash from 'xxhash-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RENDER } from '../src/dialects/readpool.js';
 import { openChecked, type OpenStrategy } from '../src/io/open-checked.js';
 import { createReadTools, readFile, type ReadTools } from '../src/io/read-file.js';
 import { createReaderContext, type ReaderContext } from '../src/io/reader-context.js';
 import { isSystemError, Refusal, systemRefusal } from '../src/io/refusal.js';
-import type { TextJob } from '../src/wire.js';
 import { writeGeneratedLines } from './support/generated-file.js';
+import { textJob } from './support/text-job.js';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
 // The worker's half of the sandbox, called directly (no pool) so that both open strategies
@@ -109,17 +108,7 @@ describe.each<OpenStrategy>(['handle', 'realpath'])('openChecked through the %s 
 });
 
 describe('readFile cancellation, polled between chunks', () => {
-  const job = (relative: string): TextJob => ({
-    path: path.join(root, relative),
-    limits: { offset: 1, limit: 2000, maxBytes: 256 * 1024, maxTokens: 25_000, maxLineChars: 2000 },
-    render: RENDER,
-    allowBinary: false,
-    sha256: false,
-    hint: null,
-    deferAbove: Infinity,
-    deadline: Number.MAX_SAFE_INTEGER,
-    slot: 0,
-  });
+  const job = (relative: string) => textJob(path.join(root, relative));
 
   it('stops a multi-chunk read at the first poll that says aborted', () => {
     let polls = 0;

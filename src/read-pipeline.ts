@@ -1,35 +1,29 @@
 import { LRUCache } from 'lru-cache';
-import { FactsCache, seekHint } from './cache/file-facts.js';
+import { FactsCache } from './cache/file-facts.js';
 import type { ReadMark, SessionLedger } from './cache/sessions.js';
 import { findRoot } from './core/containment.js';
 import { describeError } from './dialects/readpool.js';
 import { describeStub } from './dialects/readpool-notices.js';
-import { ReadError, type ErrorDetails, type ReadErrorCode } from './errors.js';
+import { ReadError } from './errors.js';
 import { statFile } from './io/probe.js';
 import type { MediaLane } from './media-lane.js';
 import { kindByName } from './media/kind.js';
-import type { MediaPayload } from './media/wire.js';
 import type { ResolvedOptions } from './options.js';
+import { PendingRead, type MissingRead, type ReadAnswerer } from './pending-read.js';
+import { fail, failureOf, subjectOf } from './read-failure.js';
 import type { ReadLedger } from './read-ledger.js';
+import { jobOf, ReadWork } from './read-work.js';
 import { parseFast, parseWithSchema, withDefaults, type ParsedRequest, type ReadRequest } from './request.js';
 import type { ReadResult, UnchangedResult } from './result.js';
 import { isDefaultShape, isSettled, rangeOf, shapeOf, VersionMemo } from './result-keys.js';
-import { markOf, mediaResult, resultBytes, textResult } from './result-of.js';
+import { markOf, resultBytes, resultOf } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
-import { PendingRead, type MissingRead, type ReadAnswerer } from './pending-read.js';
-import { UNSIZED, type CancelHook, type Scheduler } from './scheduler.js';
+import { UNSIZED, type Scheduler } from './scheduler.js';
 import { SingleFlight, type Flight, type Outcome } from './single-flight.js';
 import type { TurnGate, GateEntry } from './turn-gate.js';
-import type { FilePayload, JobSpec, SeekHint } from './wire.js';
 
 /** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
 const FACTS_BYTES = 32 * 1024 * 1024;
-
-/** What a seek-hinted read is charged against `maxQueuedBytes`: about a page, not the file. */
-const SEEK_COST_BYTES = 4 * 1024 * 1024;
-
-/** Large files with a line index, by path: a read of one is statted, to seek by its version's index. */
-const INDEXED_PATHS = 4096;
 
 /** What the pipeline works with, owned by the engine. */
 export interface PipelineParts {
@@ -56,8 +50,7 @@ export class ReadPipeline implements ReadAnswerer {
   readonly facts = new FactsCache(FACTS_BYTES);
   readonly flights = new SingleFlight();
   readonly #versions = new VersionMemo();
-  /** Paths whose facts hold a line index (see `INDEXED_PATHS`). */
-  readonly #indexed = new Set<string>();
+  readonly #work: ReadWork;
   /** A request of only a path, and its range and shape strings, built once. */
   readonly #plain: ParsedRequest;
   readonly #plainRange: string;
@@ -70,6 +63,8 @@ export class ReadPipeline implements ReadAnswerer {
     this.#plainShape = shapeOf(this.#plain, this.#plainRange);
     this.results =
       parts.options.cacheBytes === 0 ? null : new LRUCache<string, ReadResult>({ maxSize: parts.options.cacheBytes, sizeCalculation: resultBytes });
+    const { options, scheduler, media, ledger } = parts;
+    this.#work = new ReadWork({ options, scheduler, media, ledger, flights: this.flights, facts: this.facts, results: this.results });
   }
 
   /**
@@ -151,7 +146,7 @@ export class ReadPipeline implements ReadAnswerer {
       const cached = this.results?.get(key);
       // A path no cache knows is not statted here: the worker's fstat gives its version, and a
       // stat could only send it there anyway. Skipping one is never wrong, only a lost hit.
-      if (held === undefined && cached === undefined && !this.#indexed.has(absolute)) {
+      if (held === undefined && cached === undefined && !this.#work.indexed(absolute)) {
         // Unless work for it is already running, unstatted: then this read stats, so that it and
         // the reads after it share one read of the version they see.
         const open = this.flights.get(`?${key}`);
@@ -198,11 +193,11 @@ export class ReadPipeline implements ReadAnswerer {
       let outcome: Outcome;
       if (kind !== null) outcome = await media.run(req, absolute, kind, deadline, remainingMs, signal);
       else {
-        const first = await scheduler.submit(this.#job(req, absolute, null, deadline), remainingMs, signal, req.session ?? '');
+        const first = await scheduler.submit(jobOf(req, absolute, null, deadline), remainingMs, signal, req.session ?? '');
         outcome = await media.rerouted(first, req, absolute, deadline, remainingMs, signal);
       }
-      if (!outcome.ok) throw this.#failure(outcome, req, subject);
-      return this.#deliver(this.#result(outcome.value, req), req, subject);
+      if (!outcome.ok) throw failureOf(outcome, req, subject);
+      return this.#deliver(resultOf(outcome.value, req, this.#p.options), req, subject);
     } catch (error) {
       throw this.failed(error, subject);
     }
@@ -223,7 +218,7 @@ export class ReadPipeline implements ReadAnswerer {
     if (flight !== undefined) ledger.singleFlightJoins++;
     else {
       ledger.resultMisses++;
-      flight = this.#launch(flightKey, read);
+      flight = this.#work.launch(flightKey, read);
     }
     const joined = flight;
     return new Promise<ReadResult>((resolve, reject) => {
@@ -239,8 +234,8 @@ export class ReadPipeline implements ReadAnswerer {
     if (read.version !== null && flight.key !== `${read.version}|${read.key}` && seen !== read.version) {
       return this.#miss({ ...read, relaunched: true });
     }
-    if (!outcome.ok) throw this.#failure(outcome, read.req, read.subject);
-    flight.result ??= this.#result(outcome.value, read.req);
+    if (!outcome.ok) throw failureOf(outcome, read.req, read.subject);
+    flight.result ??= resultOf(outcome.value, read.req, this.#p.options);
     return this.#deliver(this.#remember(flight.result, read.req, read.absolute, read.held, read.range, read.startedAt), read.req, read.subject);
   }
 
@@ -278,70 +273,6 @@ export class ReadPipeline implements ReadAnswerer {
     return readError;
   }
 
-  #failure(outcome: Extract<Outcome, { ok: false }>, req: ParsedRequest, subject: string): ReadError {
-    // A worker that meets the deadline first knows the time, not the budget: add it.
-    const details = outcome.code === 'timeout' ? { ...outcome.details, timeoutMs: req.timeoutMs } : outcome.details;
-    return fail(outcome.code, details, subject);
-  }
-
-  #launch(flightKey: string, read: MissingRead): Flight {
-    const { options, scheduler, media } = this.#p;
-    const { req, absolute, version, size } = read;
-    const known = version === null || req.sha256 ? undefined : this.facts.get(version);
-    const seek = known === undefined || version === null ? null : seekHint(version, known, req.offset);
-    if (seek !== null) this.#p.ledger.lineIndexHits++;
-    const deadline = Date.now() + options.timeoutMs;
-    const cost = size === UNSIZED || seek === null ? size : Math.min(size, SEEK_COST_BYTES);
-    const kind = req.media ? kindByName(absolute) : null;
-    const flight = this.flights.open(flightKey);
-    const land = (outcome: Outcome) => {
-      this.#landed(flight, outcome, read);
-      this.flights.settle(flight, outcome);
-    };
-    if (kind === null) {
-      // No timer and no AbortController of its own (both cost on every read): each waiter has
-      // its own deadline, and the last to leave cancels the work through the hook.
-      const hook: CancelHook = {};
-      let rerouteStop: AbortController | null = null;
-      flight.cancel = () => {
-        hook.cancel?.();
-        rerouteStop?.abort();
-      };
-      if (version === null) flight.joinable = () => hook.sent?.() === false;
-      scheduler.enqueue(this.#job(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, hook, (outcome) => {
-        if (outcome.ok || outcome.code !== 'binary_file') return land(outcome);
-        rerouteStop = new AbortController();
-        void Promise.resolve(media.rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), rerouteStop.signal)).then(land);
-      });
-    } else {
-      const controller = new AbortController();
-      flight.cancel = () => controller.abort();
-      flight.joinable = () => false;
-      void media.run(req, absolute, kind, deadline, options.timeoutMs, controller.signal).then(land);
-    }
-    return flight;
-  }
-
-  /** A flight's work answered: the result is built once, then cached when its version has settled. */
-  #landed(flight: Flight, outcome: Outcome, read: MissingRead): void {
-    if (!outcome.ok) return;
-    const payload = outcome.value;
-    flight.result ??= this.#result(payload, read.req);
-    // A version that may still be changing within one timestamp tick is not trusted later.
-    if (!isSettled(payload.version, read.startedAt, this.#p.options.settleMs)) return;
-    if (payload.kind === 'text') {
-      this.facts.learn(payload);
-      if (payload.index !== null) this.#rememberIndexed(read.absolute);
-    }
-    // Keyed by path and shape: the entry holds the version the worker read, which a hit must match.
-    this.results?.set(read.key, flight.result);
-  }
-
-  #rememberIndexed(absolute: string): void {
-    if (this.#indexed.size >= INDEXED_PATHS) this.#indexed.clear();
-    this.#indexed.add(absolute);
-  }
-
   #stub(mark: ReadMark, reason: UnchangedResult['reason']): UnchangedResult {
     this.#p.ledger.stubHits++;
     return {
@@ -357,33 +288,6 @@ export class ReadPipeline implements ReadAnswerer {
       xxh64: mark.xxh64,
       readAt: mark.readAt,
     };
-  }
-
-  /**
-   * The job keeps the request's own offset (negative for a tail): a seek hint carries the line it
-   * resolves to for its version, and the worker uses it only when the file still has that version.
-   */
-  #job(request: ParsedRequest, absolute: string, seek: SeekHint | null, deadline: number): JobSpec {
-    return {
-      path: absolute,
-      offset: request.offset,
-      limit: request.limit,
-      column: request.column,
-      maxBytes: request.maxBytes,
-      maxTokens: request.maxTokens,
-      allowBinary: request.allowBinary,
-      media: request.media,
-      sha256: request.sha256,
-      deadline,
-      render: request.render,
-      hint: seek,
-    };
-  }
-
-  #result(payload: FilePayload | MediaPayload, request: ParsedRequest): ReadResult {
-    if (payload.kind === 'binary') return Object.freeze(payload);
-    if (payload.kind === 'text') return textResult(payload, request, this.#p.options);
-    return Object.freeze(mediaResult(payload, request, this.#p.options));
   }
 }
 
@@ -403,15 +307,4 @@ async function waitAtGate(entry: GateEntry, signal: AbortSignal | undefined, tim
 
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
-}
-
-export function subjectOf(request: unknown): string {
-  if (typeof request === 'object' && request !== null && 'path' in request && typeof request.path === 'string') {
-    return request.path;
-  }
-  return '(no path)';
-}
-
-export function fail(code: ReadErrorCode, details: ErrorDetails, subject: string): ReadError {
-  return new ReadError(code, describeError(code, details, subject), details);
 }

@@ -10,7 +10,7 @@ import type { MediaPayload } from './media/wire.js';
 import type { ResolvedOptions } from './options.js';
 import type { ParsedRequest } from './request.js';
 import type { ImagePart, ReadResult, TextResult, UnchangedResult } from './result.js';
-import type { TextPayload } from './wire.js';
+import type { FilePayload, TextPayload } from './wire.js';
 
 /** Bytes a cached result holds: its strings (two bytes a character at most) and the object. */
 export function resultBytes(result: ReadResult): number {
@@ -127,6 +127,13 @@ function truncationOf(payload: TextPayload): TextResult['truncated'] {
   const { column } = payload;
   if (column?.more === true) return Object.freeze({ reason: 'line-length', nextOffset: payload.startLine, nextColumn: column.last + 1 });
   return payload.stop === null ? false : Object.freeze({ reason: payload.stop, nextOffset: payload.endLine + 1 });
+}
+
+/** The result of any worker payload, frozen: the caches hand the same object to every caller. */
+export function resultOf(payload: FilePayload | MediaPayload, request: ParsedRequest, options: ResolvedOptions): ReadResult {
+  if (payload.kind === 'binary') return Object.freeze(payload);
+  if (payload.kind === 'text') return textResult(payload, request, options);
+  return Object.freeze(mediaResult(payload, request, options));
 }
 
 export function textResult(payload: TextPayload, request: ParsedRequest, options: ResolvedOptions): TextResult {

@@ -1,0 +1,129 @@
+/**
+ * The work a read that no cache answered starts: a text job in the scheduler (rerouted to the
+ * media pool when its bytes turn out to be media) or a media job, shared as one flight; and what
+ * its answer teaches the caches once its version has settled.
+ */
+import type { LRUCache } from 'lru-cache';
+import { seekHint, type FactsCache } from './cache/file-facts.js';
+import type { MediaLane } from './media-lane.js';
+import { kindByName } from './media/kind.js';
+import type { ResolvedOptions } from './options.js';
+import type { MissingRead } from './pending-read.js';
+import type { ReadLedger } from './read-ledger.js';
+import type { ParsedRequest } from './request.js';
+import type { ReadResult } from './result.js';
+import { isSettled } from './result-keys.js';
+import { resultOf } from './result-of.js';
+import { UNSIZED, type CancelHook, type Scheduler } from './scheduler.js';
+import type { Flight, Outcome, SingleFlight } from './single-flight.js';
+import type { JobSpec, SeekHint } from './wire.js';
+
+/** What a seek-hinted read is charged against `maxQueuedBytes`: about a page, not the file. */
+const SEEK_COST_BYTES = 4 * 1024 * 1024;
+
+/** Large files with a line index, by path: a read of one is statted, to seek by its version's index. */
+const INDEXED_PATHS = 4096;
+
+export interface WorkParts {
+  readonly options: ResolvedOptions;
+  readonly scheduler: Scheduler;
+  readonly media: MediaLane;
+  readonly ledger: ReadLedger;
+  readonly flights: SingleFlight;
+  readonly facts: FactsCache;
+  readonly results: LRUCache<string, ReadResult> | null;
+}
+
+export class ReadWork {
+  readonly #p: WorkParts;
+  /** Paths whose facts hold a line index (see `INDEXED_PATHS`). */
+  readonly #indexed = new Set<string>();
+
+  constructor(parts: WorkParts) {
+    this.#p = parts;
+  }
+
+  /** True when the path's facts hold a line index: a read of it is worth a stat, to seek. */
+  indexed(absolute: string): boolean {
+    return this.#indexed.has(absolute);
+  }
+
+  /** Starts the flight `flightKey` for `read`; it settles itself when the work answers. */
+  launch(flightKey: string, read: MissingRead): Flight {
+    const { options, scheduler, media, flights, facts, ledger } = this.#p;
+    const { req, absolute, version, size } = read;
+    const known = version === null || req.sha256 ? undefined : facts.get(version);
+    const seek = known === undefined || version === null ? null : seekHint(version, known, req.offset);
+    if (seek !== null) ledger.lineIndexHits++;
+    const deadline = Date.now() + options.timeoutMs;
+    const cost = size === UNSIZED || seek === null ? size : Math.min(size, SEEK_COST_BYTES);
+    const kind = req.media ? kindByName(absolute) : null;
+    const flight = flights.open(flightKey);
+    const land = (outcome: Outcome) => {
+      this.#landed(flight, outcome, read);
+      flights.settle(flight, outcome);
+    };
+    if (kind === null) {
+      // No timer and no AbortController of its own (both cost on every read): each waiter has
+      // its own deadline, and the last to leave cancels the work through the hook.
+      const hook: CancelHook = {};
+      let rerouteStop: AbortController | null = null;
+      flight.cancel = () => {
+        hook.cancel?.();
+        rerouteStop?.abort();
+      };
+      if (version === null) flight.joinable = () => hook.sent?.() === false;
+      scheduler.enqueue(jobOf(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, hook, (outcome) => {
+        if (outcome.ok || outcome.code !== 'binary_file') return land(outcome);
+        rerouteStop = new AbortController();
+        void Promise.resolve(media.rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), rerouteStop.signal)).then(land);
+      });
+    } else {
+      const controller = new AbortController();
+      flight.cancel = () => controller.abort();
+      flight.joinable = () => false;
+      void media.run(req, absolute, kind, deadline, options.timeoutMs, controller.signal).then(land);
+    }
+    return flight;
+  }
+
+  /** A flight's work answered: the result is built once, then cached when its version has settled. */
+  #landed(flight: Flight, outcome: Outcome, read: MissingRead): void {
+    if (!outcome.ok) return;
+    const { options, facts, results } = this.#p;
+    const payload = outcome.value;
+    flight.result ??= resultOf(payload, read.req, options);
+    // A version that may still be changing within one timestamp tick is not trusted later.
+    if (!isSettled(payload.version, read.startedAt, options.settleMs)) return;
+    if (payload.kind === 'text') {
+      facts.learn(payload);
+      if (payload.index !== null) {
+        if (this.#indexed.size >= INDEXED_PATHS) this.#indexed.clear();
+        this.#indexed.add(read.absolute);
+      }
+    }
+    // Keyed by path and shape: the entry holds the version the worker read, which a hit must match.
+    results?.set(read.key, flight.result);
+  }
+}
+
+/**
+ * The job keeps the request's own offset (negative for a tail): a seek hint carries the line it
+ * resolves to for its version, and the worker uses it only when the file still has that version.
+ */
+export function jobOf(request: ParsedRequest, absolute: string, seek: SeekHint | null, deadline: number): JobSpec {
+  return {
+    path: absolute,
+    offset: request.offset,
+    limit: request.limit,
+    column: request.column,
+    maxBytes: request.maxBytes,
+    maxTokens: request.maxTokens,
+    allowBinary: request.allowBinary,
+    media: request.media,
+    sha256: request.sha256,
+    deadline,
+    render: request.render,
+    hint: seek,
+  };
+}

@@ -247,6 +247,7 @@ export class Scheduler {
   /** A read sent unsized met a large file: it waits again in its lane, now sized, so it goes alone. */
   #resend(ticket: Ticket, size: number): void {
     if (ticket.state !== 'running') return;
+    this.#inFlight.delete(ticket);
     ticket.state = 'queued';
     ticket.cost = size;
     ticket.batch = null;
@@ -316,7 +317,8 @@ export class Scheduler {
         if (batch.retry) this.#retryInFlight = false;
         // A slot is free again only once its worker is done with it, not when its read was answered.
         for (const slot of slots) if (slot >= 0) this.#freeSlots.push(slot);
-        for (const ticket of tickets) this.#inFlight.delete(ticket);
+        // A read sent again (`#resend`) may already be in another batch, which keeps it.
+        for (const ticket of tickets) if (ticket.batch === batch || ticket.batch === null) this.#inFlight.delete(ticket);
         clearTimeout(batch.stuckTimer);
         this.#jobMs = 0.9 * this.#jobMs + 0.1 * ((performance.now() - sentAt) / tickets.length);
         this.#batchesInFlight--;

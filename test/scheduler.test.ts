@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Scheduler, SOLO_READ_BYTES } from '../src/scheduler.js';
-import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type WorkerConfig } from '../src/wire.js';
+import { Scheduler, SOLO_READ_BYTES, UNSIZED } from '../src/scheduler.js';
+import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type PoolAnswer, type WorkerConfig } from '../src/wire.js';
 
 // The scheduler is driven here by a stand-in for the worker pool, because what these tests
 // watch (the shared cancel flags a worker would poll, a batch that never returns) cannot be
@@ -9,7 +9,7 @@ import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type W
 
 interface Held {
   readonly batch: JobBatch;
-  readonly finish: (outcomes: JobOutcome[]) => void;
+  readonly finish: (outcomes: PoolAnswer[]) => void;
   readonly fail: (error: Error) => void;
 }
 
@@ -32,7 +32,7 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
       recycled.count++;
     },
     run: (batch) =>
-      new Promise<JobOutcome[]>((resolve, reject) => {
+      new Promise<PoolAnswer[]>((resolve, reject) => {
         held.push({ batch, finish: resolve, fail: reject });
       }),
   });
@@ -258,5 +258,27 @@ describe('Scheduler', () => {
     expect(held[0]?.batch.paths).toEqual(['small-2']);
     held[0]?.finish([ok('small-2')]);
     expect((await Promise.all(answers)).every((outcome) => outcome.ok)).toBe(true);
+  });
+  it('sends again, alone, a read its worker deferred, and answers it closed when closing finds it running', async () => {
+    // Three batches in flight: room to send 'big' again before its first batch's bookkeeping ends.
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 3 });
+    const big = scheduler.submit(spec('big'), 10_000, undefined, 's', UNSIZED);
+    const small = scheduler.submit(spec('small'), 10_000, undefined, 's', UNSIZED);
+    await tick();
+    expect(held.map((h) => h.batch.paths)).toEqual([['big', 'small']]);
+    // Its worker found 'big' too large to share the batch: it answers its size instead.
+    held[0]?.finish([{ resend: SOLO_READ_BYTES }, ok('small')]);
+    // A read submitted before that batch's bookkeeping ends may send 'big' out again at once.
+    const other = scheduler.submit(spec('other'), 10_000, undefined, 's', 100);
+    expect((await small).ok).toBe(true);
+    await tick();
+    const resent = held.filter((h) => h.batch.paths.includes('big')).at(-1);
+    expect(resent?.batch.paths).toEqual(['big']);
+    // Now sized, it counts against maxQueuedBytes (beside the 100 bytes of `other`).
+    expect(scheduler.stats().bytesAdmitted).toBe(SOLO_READ_BYTES + 100);
+    // Closing answers every read still running once its grace is over, 'big' included.
+    await scheduler.close(20);
+    expect(await big).toMatchObject({ ok: false, code: 'closed', details: { stage: 'running' } });
+    expect((await other).ok === true || (await other).code === 'closed').toBe(true);
   });
 });

@@ -1,13 +1,7 @@
 import type { Ticket } from './ticket.js';
-import { SOLO_READ_BYTES } from './wire.js';
+import { BATCH_BYTES, SOLO_READ_BYTES } from './wire.js';
 
-export { SOLO_READ_BYTES };
-
-/**
- * A batch stops growing at this many bytes of files: about a millisecond of a worker's time, so
- * a read arriving from another session waits behind little work, whatever the file sizes.
- */
-export const BATCH_BYTES = 256 * 1024;
+export { BATCH_BYTES, SOLO_READ_BYTES };
 
 /** The reads one session has waiting, in order. */
 interface Lane {

@@ -229,9 +229,11 @@ export class ReadPipeline implements ReadAnswerer {
   /** Answers a read that waited for a flight (see `PendingRead`). */
   answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult | Promise<ReadResult> {
     // A caller that saw version V joined work that had not seen it: its answer serves only if the
-    // worker read V too; otherwise (the file changed meanwhile) the caller reads for itself.
+    // worker read V too; otherwise (the file changed meanwhile) the caller reads for itself. Not
+    // when the caller left on its own (its abort or deadline): that is its answer.
     const seen = outcome.ok ? outcome.value.version : null;
-    if (read.version !== null && flight.key !== `${read.version}|${read.key}` && seen !== read.version) {
+    const ownOutcome = outcome === flight.outcome;
+    if (read.version !== null && ownOutcome && flight.key !== `${read.version}|${read.key}` && seen !== read.version) {
       return this.#miss({ ...read, relaunched: true });
     }
     if (!outcome.ok) throw failureOf(outcome, read.req, read.subject);

@@ -244,9 +244,18 @@ export class Scheduler {
     this.#retries.push(ticket);
   }
 
-  /** A read sent unsized met a large file: it waits again in its lane, now sized, so it goes alone. */
+  /**
+   * A read sent unsized met a file too large for its batch: it waits again in its lane, now sized,
+   * so it is batched by its size (alone, when large). Admitted again as `enqueue` admits (the
+   * bytes bound, `closed` once closing has emptied the lanes).
+   */
   #resend(ticket: Ticket, size: number): void {
     if (ticket.state !== 'running') return;
+    if (this.#closed) return this.#settle(ticket, failure('closed', {}), CANCEL.none);
+    if (this.#bytes > 0 && this.#bytes + size > this.#options.maxQueuedBytes) {
+      const retryAfterMs = this.retryAfterMs(this.#queued);
+      return this.#settle(ticket, failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs }), CANCEL.none);
+    }
     this.#inFlight.delete(ticket);
     ticket.state = 'queued';
     ticket.cost = size;

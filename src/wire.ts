@@ -58,6 +58,13 @@ export interface SeekHint {
  */
 export const SOLO_READ_BYTES = 8 * 1024 * 1024;
 
+/**
+ * A batch stops growing at this many bytes of files: about a millisecond of a worker's time, so
+ * a read arriving from another session waits behind little work, whatever the file sizes. The
+ * host packs sized reads by it; a worker defers an unsized read that would take its batch past it.
+ */
+export const BATCH_BYTES = 256 * 1024;
+
 /** One read as the main thread asks for it. */
 export interface JobSpec {
   /** Absolute path, lexically inside a canonical root (not yet resolved through links). */
@@ -102,6 +109,8 @@ export interface TextJob {
   readonly hint: SeekHint | null;
   /** A file of this many bytes or more is not read but answered `Resend`; Infinity for none. */
   readonly deferAbove: number;
+  /** Sent unsized in a batch of several: the worker lowers `deferAbove` to what the batch has left. */
+  readonly deferred?: boolean;
 }
 
 /** Values of a job's cancel flag, set by the main thread and polled by the worker. */
@@ -179,6 +188,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     slot: p[at + 7] ?? 0,
     hint: batch.hints?.[i] ?? null,
     deferAbove: (flags & FLAG_DEFER) !== 0 ? SOLO_READ_BYTES : Infinity,
+    deferred: (flags & FLAG_DEFER) !== 0,
   };
 }
 

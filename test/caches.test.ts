@@ -214,6 +214,20 @@ describe('single flight', () => {
     expect([numbered(1, 2, logLine), numbered(1, 2, newLine)]).toContain((await first)?.content);
   });
 
+  it('does not read again for a caller that joined a running read on condition and then left on its own', async () => {
+    // Three times the usual log, so the first read is still in its worker when the second asks.
+    writeGeneratedLines(path.join(root, 'left-joined.log'), 3 * LOG_LINES, logLine);
+    const misses = stats().result.misses;
+    const first = engine.read({ path: 'left-joined.log', limit: 2 });
+    await new Promise((resolve) => setImmediate(resolve));
+    const controller = new AbortController();
+    const second = engine.read({ path: 'left-joined.log', limit: 2 }, { signal: controller.signal });
+    controller.abort();
+    await expectReadError(second, 'aborted');
+    expect(asText(await first).content).toBe(numbered(1, 2, logLine));
+    expect(stats().result.misses - misses).toBe(1);
+  });
+
   it('keeps the shared work for the others when one waiter aborts', async () => {
     writeGeneratedLines(path.join(root, 'shared.log'), LOG_LINES, logLine);
     const controller = new AbortController();

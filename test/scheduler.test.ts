@@ -282,4 +282,33 @@ describe('Scheduler', () => {
     const answered = await other;
     expect(answered.ok || answered.code === 'closed').toBe(true);
   });
+  it('answers closed a read its worker deferred after closing began, at once, not at its deadline', async () => {
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2 });
+    const big = scheduler.submit(spec('big'), 60_000, undefined, 's', UNSIZED);
+    const small = scheduler.submit(spec('small'), 60_000, undefined, 's', UNSIZED);
+    await tick();
+    const closing = scheduler.close(5_000);
+    // The batch comes back after closing emptied the lanes: 'big' must not wait there for good.
+    held[0]?.finish([{ resend: SOLO_READ_BYTES }, ok('small')]);
+    expect(await big).toMatchObject({ ok: false, code: 'closed' });
+    expect((await small).ok).toBe(true);
+    await closing;
+  });
+
+  it('holds a deferred read to maxQueuedBytes when it comes back sized, with a retry hint', async () => {
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2, maxQueuedBytes: 1024 * 1024 });
+    const big = scheduler.submit(spec('big'), 10_000, undefined, 's', UNSIZED);
+    const small = scheduler.submit(spec('small'), 10_000, undefined, 's', UNSIZED);
+    await tick();
+    // Another read's bytes are admitted meanwhile; 'big' is found to be 1 GiB.
+    const sized = scheduler.submit(spec('sized'), 10_000, undefined, 's', 1000);
+    held[0]?.finish([{ resend: 1024 ** 3 }, ok('small')]);
+    const refused = await big;
+    expect(refused).toMatchObject({ ok: false, code: 'overloaded' });
+    if (!refused.ok) expect(refused.details.retryAfterMs).toBeGreaterThan(0);
+    expect(scheduler.stats().bytesAdmitted).toBe(1000);
+    await tick();
+    for (const h of held.slice(1)) h.finish(h.batch.paths.map(ok));
+    expect((await small).ok && (await sized).ok).toBe(true);
+  });
 });

@@ -239,6 +239,27 @@ describe('batches', () => {
   });
 });
 
+describe('batches of never-read files', () => {
+  it('keeps a batch within its byte budget: a file that would take it past 256 KiB is read in a later batch', async () => {
+    const line = 'x'.repeat(199);
+    const names = Array.from({ length: 4 }, (_, i) => {
+      const name = `quarter-${i}.txt`;
+      fs.writeFileSync(path.join(root, name), `${line}\n`.repeat(1000));
+      return name;
+    });
+    const fresh = await createEngine({ root, threads: 1 });
+    try {
+      const results = await Promise.all(names.map((name) => fresh.read({ path: name, limit: 1 })));
+      expect(results.map((result) => asText(result).content)).toEqual(names.map(() => `1\t${line}`));
+      // One batch of four sent unsized: the first file is read, the other three each come back
+      // sized (200 000 bytes), and two of those never share a batch.
+      expect(fresh.stats().batches).toBe(4);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('engine surface', () => {
   it('answers readMany with one ok or error entry per request, in request order', async () => {
     const requests = [

@@ -10,6 +10,7 @@ import { createReaderContext } from '../src/io/reader-context.js';
 import { createReadTools, readFile } from '../src/io/read-file.js';
 import { Deferral, failureOf } from '../src/io/refusal.js';
 import {
+  BATCH_BYTES,
   CANCEL,
   decodeJob,
   encodeOutcome,
@@ -42,5 +43,14 @@ function runJob(job: TextJob): PoolAnswer {
 }
 
 export default function runBatch(batch: JobBatch): WireOutcome[] {
-  return batch.paths.map((path, index) => encodeOutcome(runJob(decodeJob(batch, index, config)), path));
+  // Bytes of the files this batch has read: an unsized read that would take it past BATCH_BYTES
+  // is deferred (sent again sized, so the host packs it as it packs sized reads).
+  let bytes = 0;
+  return batch.paths.map((path, index) => {
+    let job = decodeJob(batch, index, config);
+    if (job.deferred === true && bytes > 0) job = { ...job, deferAbove: Math.min(job.deferAbove, BATCH_BYTES - bytes + 1) };
+    const answer = runJob(job);
+    if ('ok' in answer && answer.ok) bytes += answer.value.size;
+    return encodeOutcome(answer, path);
+  });
 }

@@ -362,7 +362,9 @@ function checkStable(opened: OpenedFile): fs.BigIntStats {
  * host's plain `fs.statSync` gives it (see `versionKey`), so the two compare as strings.
  */
 export function versionOf(stat: fs.BigIntStats): string {
-  return `${Number(stat.dev)}:${Number(stat.ino)}:${Number(stat.size)}:${msOf(stat.mtimeNs)}:${msOf(stat.ctimeNs)}`;
+  // Node keeps bigint stats in a BigInt64Array: a dev or inode number past 2^63 (overlayfs hands
+  // those out) reads negative here, where the plain stat's Float64Array holds it unsigned.
+  return `${Number(BigInt.asUintN(64, stat.dev))}:${Number(BigInt.asUintN(64, stat.ino))}:${Number(stat.size)}:${msOf(stat.mtimeNs)}:${msOf(stat.ctimeNs)}`;
 }
 
 const NS_PER_S = 1_000_000_000n;

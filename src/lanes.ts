@@ -1,8 +1,6 @@
 import type { Ticket } from './ticket.js';
 import { BATCH_BYTES, SOLO_READ_BYTES } from './wire.js';
 
-export { BATCH_BYTES, SOLO_READ_BYTES };
-
 /** The reads one session has waiting, in order. */
 interface Lane {
   readonly session: string;

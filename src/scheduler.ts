@@ -8,7 +8,7 @@ import { CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
 export const UNSIZED = -1;
 
 export type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
-export { BATCH_BYTES, SOLO_READ_BYTES } from './lanes.js';
+export { BATCH_BYTES, SOLO_READ_BYTES } from './wire.js';
 export type { LatencySummary } from './latency.js';
 
 /**

@@ -54,7 +54,7 @@ export interface SeekHint {
 /**
  * Reads of at least this many bytes go to a worker alone, never delaying a batch of small ones.
  * A read sent unsized (the host did not stat the file) that turns out this large is answered
- * `Resend` by the worker instead, and queued again alone with its size (see `TextJob.deferAbove`).
+ * `Resend` by the worker instead, and queued again with its size (see `TextJob.deferAbove`).
  */
 export const SOLO_READ_BYTES = 8 * 1024 * 1024;
 
@@ -107,10 +107,11 @@ export interface TextJob {
   /** Index of this read's flag in `WorkerConfig.cancel`. */
   readonly slot: number;
   readonly hint: SeekHint | null;
-  /** A file of this many bytes or more is not read but answered `Resend`; Infinity for none. */
+  /**
+   * A file of this many bytes or more is not read but answered `Resend`; Infinity for a job sent
+   * sized or alone. The worker lowers it to what its batch has left of `BATCH_BYTES`.
+   */
   readonly deferAbove: number;
-  /** Sent unsized in a batch of several: the worker lowers `deferAbove` to what the batch has left. */
-  readonly deferred?: boolean;
 }
 
 /** Values of a job's cancel flag, set by the main thread and polled by the worker. */
@@ -188,7 +189,6 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     slot: p[at + 7] ?? 0,
     hint: batch.hints?.[i] ?? null,
     deferAbove: (flags & FLAG_DEFER) !== 0 ? SOLO_READ_BYTES : Infinity,
-    deferred: (flags & FLAG_DEFER) !== 0,
   };
 }
 

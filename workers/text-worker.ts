@@ -48,7 +48,7 @@ export default function runBatch(batch: JobBatch): WireOutcome[] {
   let bytes = 0;
   return batch.paths.map((path, index) => {
     let job = decodeJob(batch, index, config);
-    if (job.deferred === true && bytes > 0) job = { ...job, deferAbove: Math.min(job.deferAbove, BATCH_BYTES - bytes + 1) };
+    if (job.deferAbove !== Infinity && bytes > 0) job = { ...job, deferAbove: Math.min(job.deferAbove, BATCH_BYTES - bytes + 1) };
     const answer = runJob(job);
     if ('ok' in answer && answer.ok) bytes += answer.value.size;
     return encodeOutcome(answer, path);

@@ -29,7 +29,9 @@ export interface RunningServer {
   shutdown(reason: string): Promise<void>;
 }
 
-const VERSION = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+// By the package's own name, not a relative path: the build bundles this module into a chunk
+// that sits elsewhere in dist than the source's place suggests.
+const VERSION = (createRequire(import.meta.url)('readpool/package.json') as { version: string }).version;
 
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => void process.stderr.write(`readpool: ${line}\n`));

@@ -4,6 +4,7 @@
  * sniff window, invalid UTF-8 (bad bytes, overlong forms, encoded surrogates), UTF-16 with and
  * without a BOM, mixed line endings, terminal escapes, and windows past either end.
  */
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -132,9 +133,12 @@ function startWriter(file: string, mutation: Mutation): { stop: () => Promise<vo
     { eval: true, workerData: { file, mutation, stop: stopBuffer } },
   );
   return {
+    // The writer finishes the change in hand and exits: terminating it instead could stop it
+    // between a delete and its rewrite, and leave no file for the check that follows.
     stop: async () => {
+      const exited = once(worker, 'exit');
       Atomics.store(new Int32Array(stopBuffer), 0, 1);
-      await worker.terminate();
+      await exited;
     },
   };
 }

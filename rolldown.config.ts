@@ -1,0 +1,41 @@
+// The build's second step, after tsc (see package.json `build`): bundles what tsc wrote, in place.
+//
+// - The text worker becomes one file, so each worker thread boots without resolving and reading
+//   a graph of modules (about 40 ms a thread instead of 53).
+// - The package's entries (`readpool`, `readpool/tools`, `readpool/ai` and the `readpool` command)
+//   are bundled together, so that `import('readpool')` reads a few files instead of thirty-odd.
+//   They share their chunks, so a program that imports two entries holds one copy of each class
+//   (`err instanceof ReadError` holds whichever entry threw it). Chunks stay in `dist/src`,
+//   beside the entries, because workers are found relative to the module that starts them.
+//   Packages stay external: they load from node_modules as they would unbundled.
+//
+// Where rolldown cannot run (it needs Node 20.19 or later) the build warns and leaves tsc's
+// output as it is: everything works, and starts more slowly.
+import fs from 'node:fs';
+import { defineConfig } from 'rolldown';
+
+// Chunks are named by content hash: those of an earlier build would pile up beside the new ones.
+for (const name of fs.readdirSync('dist/src')) if (name.startsWith('chunk-')) fs.rmSync(`dist/src/${name}`);
+
+const external = (id: string): boolean => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
+
+export default defineConfig([
+  {
+    input: 'dist/workers/text-worker.js',
+    platform: 'node',
+    output: { format: 'esm', file: 'dist/workers/text-worker.js', sourcemap: true },
+    logLevel: 'warn',
+  },
+  {
+    input: {
+      index: 'dist/src/index.js',
+      tools: 'dist/src/tools.js',
+      ai: 'dist/src/ai.js',
+      cli: 'dist/src/cli.js',
+    },
+    platform: 'node',
+    external,
+    output: { format: 'esm', dir: 'dist/src', entryFileNames: '[name].js', chunkFileNames: 'chunk-[name]-[hash].js', sourcemap: true },
+    logLevel: 'warn',
+  },
+]);

@@ -1,0 +1,67 @@
+/**
+ * The built package as a user loads it: `readpool` and `readpool/tools` by name, from a module
+ * inside the package. The build bundles its entries (rolldown.config.ts); they must share one
+ * copy of each class, or a tool would not recognise the engine's `ReadError` and would throw
+ * where it should answer a model in the dialect's words.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+/** Git-ignored: the module runs from inside the package so its own name resolves. */
+const SCRATCH = path.join(REPO, '.scratch');
+
+const PROGRAM = `
+import { createEngine, ReadError } from 'readpool';
+import { createTools } from 'readpool/tools';
+
+const engine = await createEngine({ root: process.argv[2] });
+const [read] = createTools(engine, 'readpool');
+const found = await read.execute({ path: 'here.txt' });
+const missing = await read.execute({ path: 'missing.txt' });
+const rejection = await engine.read({ path: 'missing.txt' }).catch((error) => error);
+await engine.close();
+console.log(JSON.stringify({
+  found: { isError: found.isError, text: found.content[0].text },
+  missing: { isError: missing.isError, text: missing.content[0].text },
+  rejection: { isReadError: rejection instanceof ReadError, code: rejection.code },
+}));
+`;
+
+describe('the built package', () => {
+  let base = '';
+  let root = '';
+  let program = '';
+
+  beforeAll(() => {
+    ({ base, root } = makeWorkspace());
+    writeFile(root, 'here.txt', 'one\ntwo\n');
+    fs.mkdirSync(SCRATCH, { recursive: true });
+    program = path.join(SCRATCH, `package-entries-${process.pid}.mjs`);
+    fs.writeFileSync(program, PROGRAM);
+  });
+
+  afterAll(() => {
+    removeTempDir(base);
+    fs.rmSync(program, { force: true });
+  });
+
+  it("answers through readpool/tools with the engine's own errors, so a missing file is a model's answer, not a throw", () => {
+    const run = spawnSync(process.execPath, [program, root], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const outcome = JSON.parse(run.stdout) as {
+      found: { isError: boolean; text: string };
+      missing: { isError: boolean; text: string };
+      rejection: { isReadError: boolean; code: string };
+    };
+    expect(outcome.found).toEqual({ isError: false, text: '1\tone\n2\ttwo' });
+    expect(outcome.missing.isError).toBe(true);
+    expect(outcome.missing.text).toContain('missing.txt');
+    expect(outcome.rejection).toEqual({ isReadError: true, code: 'not_found' });
+  });
+});

@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import { niceSettings } from './io/thread-priority.js';
 import type { MediaConfig, MediaJob, MediaOutcome } from './media/wire.js';
 import { workerFile } from './text-pool.js';
 
@@ -92,15 +93,16 @@ export class MediaPool {
 
   #start(): Piscina<MediaJob, MediaOutcome> {
     const { threads, nice, heapMb, idleTimeoutMs } = this.#options;
+    const priority = niceSettings(nice);
     return new Piscina<MediaJob, MediaOutcome>({
       filename: workerFile('media-worker'),
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: idleTimeoutMs,
       concurrentTasksPerWorker: 1,
-      niceIncrement: nice,
+      niceIncrement: priority.niceIncrement,
       ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
-      workerData: this.#config,
+      workerData: { ...this.#config, threadNice: priority.threadNice },
     });
   }
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { niceSettings } from './io/thread-priority.js';
 import { decodeOutcome, encodeBatch, type JobBatch, type PoolAnswer, type WireOutcome, type WorkerConfig } from './wire.js';
 
 export interface TextPool {
@@ -79,6 +80,8 @@ const RESTART_MAX_MS = 5000;
 
 export function createTextPool(config: WorkerConfig, options: TextPoolOptions): TextPool {
   const { threads, nice, heapMb } = options;
+  const priority = niceSettings(nice);
+  const workerData: WorkerConfig = { ...config, threadNice: priority.threadNice };
   let failures = 0;
   let restart: NodeJS.Timeout | undefined;
   let destroyed = false;
@@ -114,9 +117,9 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
       concurrentTasksPerWorker: TASKS_PER_WORKER,
       // Applied per worker thread through piscina's optional native helper; where that helper
       // is not installed the workers keep the host's priority.
-      niceIncrement: nice,
+      niceIncrement: priority.niceIncrement,
       ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
-      workerData: config,
+      workerData,
     });
     // A worker that fails outside any task (at start-up) is reported here, not to a task:
     // unheard, the event would crash the host, and the pool would hold its queued batches.

@@ -8,6 +8,7 @@ import type { RenderSpec } from './core/line-format.js';
 import type { ColumnFacts } from './core/column-window.js';
 import type { SliceLimits, StopReason } from './core/line-slicer.js';
 import type { LineEnding, TextEncoding } from './core/sniff.js';
+import type { ThreadPriority } from './io/thread-priority.js';
 
 /** What any worker needs to open files the sandbox's way (text and media pools alike). */
 export interface SandboxConfig {
@@ -21,7 +22,7 @@ export interface SandboxConfig {
 }
 
 /** Engine-wide settings each text worker receives once, as `workerData`. */
-export interface WorkerConfig extends SandboxConfig {
+export interface WorkerConfig extends SandboxConfig, ThreadPriority {
   readonly maxLineChars: number;
   /** The native dialect's render spec: the one a job uses unless its batch carries another. */
   readonly render: RenderSpec;

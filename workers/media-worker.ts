@@ -13,12 +13,14 @@ import { openChecked } from '../src/io/open-checked.js';
 import { checkUnchanged, facts, readAll } from '../src/io/read-file.js';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { failureOf, messageOf, Refusal } from '../src/io/refusal.js';
+import { lowerThreadPriority } from '../src/io/thread-priority.js';
 import { serveImage } from '../src/media/image.js';
 import { sniffMedia } from '../src/media/kind.js';
 import { renderNotebook } from '../src/media/notebook.js';
 import type { MediaConfig, MediaFacts, MediaJob, MediaOutcome, MediaPayload } from '../src/media/wire.js';
 
 const config = workerData as MediaConfig;
+lowerThreadPriority(config.threadNice);
 const context = createReaderContext(config);
 // One libvips thread per media worker: the pool, not libvips, decides how many cores media takes.
 sharp.concurrency(1);

@@ -9,6 +9,7 @@ import xxhash from 'xxhash-wasm';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { createReadTools, readFile } from '../src/io/read-file.js';
 import { Deferral, failureOf } from '../src/io/refusal.js';
+import { lowerThreadPriority } from '../src/io/thread-priority.js';
 import {
   BATCH_BYTES,
   CANCEL,
@@ -22,6 +23,7 @@ import {
 } from '../src/wire.js';
 
 const config = workerData as WorkerConfig;
+lowerThreadPriority(config.threadNice);
 const context = createReaderContext(config);
 const tools = createReadTools(await xxhash());
 

@@ -1,5 +1,6 @@
-import { createHash, type Hash } from 'node:crypto';
+import type * as NodeCrypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import type { XXHashAPI } from 'xxhash-wasm';
 import { LineSlicer, windowFields } from '../core/line-slicer.js';
 import { SNIFF_BYTES, sniffHead, summariseEndings } from '../core/sniff.js';
@@ -8,6 +9,15 @@ import type { BinaryPayload, FilePayload, SeekHint, TextJob, TextPayload } from 
 import { openChecked, type OpenedFile } from './open-checked.js';
 import type { ReaderContext } from './reader-context.js';
 import { Deferral, Refusal } from './refusal.js';
+
+/**
+ * A SHA-256 state. node:crypto loads on the first read that asks for one (`hash: 'sha256'`), not
+ * at every worker's boot, where it cost about 2 ms on the way to the engine's first answer.
+ */
+const requireBuiltin = createRequire(import.meta.url);
+function createSha256(): NodeCrypto.Hash {
+  return (requireBuiltin('node:crypto') as typeof NodeCrypto).createHash('sha256');
+}
 
 /** Read size: large enough for page-cache speed, small enough to poll cancellation often. */
 const CHUNK_BYTES = 1 << 20;
@@ -98,7 +108,7 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
   // Byte offsets index only UTF-8, which the slicer sees as the file's own bytes.
   const indexEvery = decoder === null && size >= INDEX_MIN_BYTES ? INDEX_EVERY : 0;
   const slicer = new LineSlicer(job.limits, job.render, { indexEvery });
-  const sha = job.sha256 ? createHash('sha256') : null;
+  const sha = job.sha256 ? createSha256() : null;
   // Most files fit one chunk: hash them in one call instead of a streaming state.
   const whole = read === size && read < CHUNK_BYTES;
   const xxh = whole ? null : xxhash.create64();
@@ -335,8 +345,7 @@ export function readAll(fd: number, size: number): Buffer {
 }
 
 function hashSha256(bytes: Buffer): string {
-  const hash: Hash = createHash('sha256');
-  return hash.update(bytes).digest('hex');
+  return createSha256().update(bytes).digest('hex');
 }
 
 /** The file must look the same after the read as before it, and have the size it claimed. */

@@ -6,13 +6,14 @@
 import type { RenderSpec } from '../core/line-format.js';
 import type { SliceLimits, WindowFields } from '../core/line-slicer.js';
 import type { ReadErrorCode } from '../errors.js';
+import type { ThreadPriority } from '../io/thread-priority.js';
 import type { SandboxConfig } from '../wire.js';
 import type { ImageBudget, ServedImage } from './image.js';
 import type { ImageFormat, MediaKind } from './kind.js';
 import type { PdfServed } from './pdf.js';
 
 /** Settings each media worker receives once; `maxFileBytes` is the engine's `maxMediaBytes`. */
-export interface MediaConfig extends SandboxConfig {
+export interface MediaConfig extends SandboxConfig, ThreadPriority {
   readonly budget: ImageBudget;
   /** Notebooks are parsed whole: larger ones are refused before parsing. */
   readonly maxNotebookBytes: number;

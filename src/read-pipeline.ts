@@ -20,7 +20,7 @@ import { markOf, resultBytes, resultOf } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
 import { UNSIZED, type Scheduler } from './scheduler.js';
 import { SingleFlight, type Flight, type Outcome } from './single-flight.js';
-import type { TurnGate, GateEntry } from './turn-gate.js';
+import type { GateExit, TurnGate } from './turn-gate.js';
 
 /** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
 const FACTS_BYTES = 32 * 1024 * 1024;
@@ -99,9 +99,7 @@ export class ReadPipeline implements ReadAnswerer {
         throw fail('overloaded', { queued: waiting, retryAfterMs: scheduler.retryAfterMs(waiting) }, subject);
       }
       const deadline = Date.now() + req.timeoutMs;
-      const entry = gate.enter(req.session ?? '', deadline);
-      if (entry !== null) return this.#afterGate(entry, req, absolute, deadline, signal, subject);
-      return this.#serve(req, absolute, deadline, signal, subject);
+      return this.#throughGate(req, absolute, deadline, signal, subject);
     } catch (error) {
       return Promise.reject(this.failed(error, subject));
     }
@@ -120,68 +118,99 @@ export class ReadPipeline implements ReadAnswerer {
     return this.#admit(req, signal, subject);
   }
 
-  async #afterGate(entry: GateEntry, req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    try {
-      await waitAtGate(entry, signal, req.timeoutMs, subject);
-      // The signal may have fired between admission and this continuation.
-      if (isAborted(signal)) throw fail('aborted', { stage: 'queued' }, subject);
-    } catch (error) {
-      throw this.failed(error, subject);
-    }
-    return this.#serve(req, absolute, deadline, signal, subject);
+  /** Served now when the gate lets the read start, else once its turn comes (or it leaves first). */
+  #throughGate(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+    const { gate } = this.#p;
+    let admitted: boolean | GateExit = false;
+    let settle: ((exit: GateExit | null) => void) | undefined;
+    const place = gate.enter(req.session ?? '', deadline, (exit) => {
+      if (settle === undefined) admitted = exit ?? true;
+      else settle(exit);
+    });
+    if (place === null) return this.#serve(req, absolute, deadline, signal, subject);
+    return new Promise<ReadResult>((resolve, reject) => {
+      const onAbort = signal === undefined ? undefined : () => gate.leave(place);
+      settle = (exit) => {
+        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+        // The signal may have fired between admission and this call.
+        const why = exit ?? (isAborted(signal) ? 'aborted' : null);
+        if (why !== null) {
+          const details = why === 'timeout' ? { timeoutMs: req.timeoutMs, stage: 'queued' } : { stage: 'queued' };
+          reject(this.failed(fail(why, details, subject), subject));
+          return;
+        }
+        try {
+          resolve(this.#answer(req, absolute, deadline, signal, subject));
+        } catch (error) {
+          reject(this.failed(error, subject));
+        }
+      };
+      if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
+      // Admitted or gone already (the gate calls back synchronously only from its own loops).
+      if (admitted !== false) settle(admitted === true ? null : admitted);
+    });
   }
 
-  /** After the gate: a stub, a cached result, a flight to join, or new work. */
+  /** After the gate: the answer as a promise; a failure is rejected, counted once. */
   #serve(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
     try {
-      const { sessions, ledger } = this.#p;
-      if (this.#p.closing()) throw fail('closed', {}, subject);
-      const startedAt = Date.now();
-      const plain = isDefaultShape(req, this.#plain);
-      const range = plain ? this.#plainRange : rangeOf(req);
-      const shape = plain ? this.#plainShape : shapeOf(req, range);
-      const session = req.session;
-      const held = session === null || req.fresh ? undefined : sessions.range(session, absolute, range);
-      const key = `${absolute}|${shape}`;
-      const cached = this.results?.get(key);
-      // A path no cache knows is not statted here: the worker's fstat gives its version, and a
-      // stat could only send it there anyway. Skipping one is never wrong, only a lost hit.
-      if (held === undefined && cached === undefined && !this.#work.indexed(absolute)) {
-        // Unless work for it is already running, unstatted: then this read stats, so that it and
-        // the reads after it share one read of the version they see.
-        const open = this.flights.get(`?${key}`);
-        if (open === undefined || open.joinable()) {
-          return this.#miss({ key, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
-        }
-      }
-      // One stat on this thread gives the version every cache is keyed by. Anything that is not
-      // a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
-      // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
-      const stat = statFile(absolute);
-      if (stat === null) return this.#unstatted(req, absolute, deadline, signal, subject);
-      const version = this.#versions.key(absolute, stat);
-      // No check of the path's canonical place before a cache answers (README, Sandbox: what a
-      // cache may serve): a hit needs the same inode at the same version, so its bytes are the
-      // bytes a worker already served from inside a root.
-      if (held !== undefined) {
-        if (held.settled && held.version === version) return Promise.resolve(this.#deliver(this.#stub(held, 'same_version'), req, subject));
-        // Facts are only kept for settled versions: a match means the same bytes.
-        const known = this.facts.get(version);
-        if (known !== undefined && known.xxh64 === held.xxh64) {
-          ledger.hashHits++;
-          held.version = version;
-          held.settled = true;
-          return Promise.resolve(this.#deliver(this.#stub(held, 'same_content'), req, subject));
-        }
-      }
-      if (cached !== undefined && cached.version === version) {
-        ledger.resultHits++;
-        return Promise.resolve(this.#deliver(this.#remember(cached, req, absolute, held, range, startedAt), req, subject));
-      }
-      return this.#miss({ key, shape, req, absolute, version, size: Number(stat.size), signal, subject, startedAt, deadline, held, range });
+      const answer = this.#answer(req, absolute, deadline, signal, subject);
+      return answer instanceof Promise ? answer : Promise.resolve(answer);
     } catch (error) {
       return Promise.reject(this.failed(error, subject));
     }
+  }
+
+  /**
+   * A stub, a cached result (both as values, answered now), a flight to join, or new work (a
+   * promise). Throws what fails before any work starts.
+   */
+  #answer(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): ReadResult | Promise<ReadResult> {
+    const { sessions, ledger } = this.#p;
+    if (this.#p.closing()) throw fail('closed', {}, subject);
+    const startedAt = Date.now();
+    const plain = isDefaultShape(req, this.#plain);
+    const range = plain ? this.#plainRange : rangeOf(req);
+    const shape = plain ? this.#plainShape : shapeOf(req, range);
+    const session = req.session;
+    const held = session === null || req.fresh ? undefined : sessions.range(session, absolute, range);
+    const key = `${absolute}|${shape}`;
+    const cached = this.results?.get(key);
+    // A path no cache knows is not statted here: the worker's fstat gives its version, and a
+    // stat could only send it there anyway. Skipping one is never wrong, only a lost hit.
+    if (held === undefined && cached === undefined && !this.#work.indexed(absolute)) {
+      // Unless work for it is already running, unstatted: then this read stats, so that it and
+      // the reads after it share one read of the version they see.
+      const open = this.flights.get(`?${key}`);
+      if (open === undefined || open.joinable()) {
+        return this.#miss({ key, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
+      }
+    }
+    // One stat on this thread gives the version every cache is keyed by. Anything that is not
+    // a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
+    // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
+    const stat = statFile(absolute);
+    if (stat === null) return this.#unstatted(req, absolute, deadline, signal, subject);
+    const version = this.#versions.key(absolute, stat);
+    // No check of the path's canonical place before a cache answers (README, Sandbox: what a
+    // cache may serve): a hit needs the same inode at the same version, so its bytes are the
+    // bytes a worker already served from inside a root.
+    if (held !== undefined) {
+      if (held.settled && held.version === version) return this.#deliver(this.#stub(held, 'same_version'), req, subject);
+      // Facts are only kept for settled versions: a match means the same bytes.
+      const known = this.facts.get(version);
+      if (known !== undefined && known.xxh64 === held.xxh64) {
+        ledger.hashHits++;
+        held.version = version;
+        held.settled = true;
+        return this.#deliver(this.#stub(held, 'same_content'), req, subject);
+      }
+    }
+    if (cached !== undefined && cached.version === version) {
+      ledger.resultHits++;
+      return this.#deliver(this.#remember(cached, req, absolute, held, range, startedAt), req, subject);
+    }
+    return this.#miss({ key, shape, req, absolute, version, size: Number(stat.size), signal, subject, startedAt, deadline, held, range });
   }
 
   /** A path that is not a plain regular file: a worker (or the media pool, by name) gives the verdict. */
@@ -294,19 +323,6 @@ export class ReadPipeline implements ReadAnswerer {
 }
 
 /** Waits for the gate to admit a read; answers `aborted` or `timeout` if that comes first. */
-async function waitAtGate(entry: GateEntry, signal: AbortSignal | undefined, timeoutMs: number, subject: string): Promise<void> {
-  const onAbort = () => entry.abort();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    await entry.admitted;
-  } catch (why) {
-    const code = why === 'timeout' ? 'timeout' : 'aborted';
-    throw fail(code, code === 'timeout' ? { timeoutMs, stage: 'queued' } : { stage: 'queued' }, subject);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
-}
-
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }

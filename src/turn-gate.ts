@@ -1,20 +1,23 @@
 /** Why a read left the gate without being admitted. */
 export type GateExit = 'aborted' | 'timeout';
 
-/** A read waiting at the gate. */
-export interface GateEntry {
-  /** Resolves when the read may start; rejects with a `GateExit` when it leaves first. */
-  readonly admitted: Promise<void>;
-  /** Gives up the place (the caller aborted); `admitted` then rejects with 'aborted'. */
-  abort(): void;
+/**
+ * Called once for a read that waited at the gate: with null when it may start, or with why it
+ * left first. A callback, not a promise: in a swarm nearly every read waits a turn here, and a
+ * promise, its continuation and an async frame per read cost more than the wait.
+ */
+export type GateCall = (exit: GateExit | null) => void;
+
+/** A read waiting at the gate; hand it to `leave` to give up its place. */
+export interface GatePlace {
+  /** Set once admitted, aborted or timed out. */
+  readonly done: boolean;
 }
 
-interface Waiter {
-  readonly resolve: () => void;
-  readonly reject: (why: GateExit) => void;
+interface Waiter extends GatePlace {
+  readonly call: GateCall;
   /** `Date.now()` after which the read answers `timeout` instead of waiting on. */
   readonly deadline: number;
-  /** Set once admitted, aborted or timed out. */
   done: boolean;
 }
 
@@ -73,29 +76,32 @@ export class TurnGate {
     return depths;
   }
 
-  /** Null when the read may start now; otherwise its place in the session's line. */
-  enter(session: string, deadline: number): GateEntry | null {
+  /**
+   * Null when the read may start now (`call` is never called); otherwise its place in the
+   * session's line, and `call` is called once, when it is admitted or leaves.
+   */
+  enter(session: string, deadline: number, call: GateCall): GatePlace | null {
     this.#scheduleReset();
     if (this.#used < this.#perTurn && !this.#lanes.has(session) && this.#room(session)) {
       this.#used++;
       return null;
     }
-    let waiter: Waiter | undefined;
-    const admitted = new Promise<void>((resolve, reject) => {
-      waiter = { resolve, reject, deadline, done: false };
-    });
-    if (waiter === undefined) throw new Error('unreachable: the promise executor runs at once');
-    const held = waiter;
+    const waiter: Waiter = { call, deadline, done: false };
     let lane = this.#lanes.get(session);
     if (lane === undefined) {
       lane = [];
       this.#lanes.set(session, lane);
       this.#ring.push(session);
     }
-    lane.push(held);
+    lane.push(waiter);
     this.#waiting++;
     this.#sweep ??= setTimeout(() => this.#expire(), SWEEP_MS);
-    return { admitted, abort: () => this.#leave(held, 'aborted') };
+    return waiter;
+  }
+
+  /** Gives up a place (the caller aborted): its call is answered 'aborted', unless already done. */
+  leave(place: GatePlace): void {
+    this.#leave(place as Waiter, 'aborted');
   }
 
   /** Admits waiting reads now, within this turn's budget, where their sessions have room. */
@@ -105,11 +111,12 @@ export class TurnGate {
 
   /** Admits everything waiting, budget and room aside: on close, so each read can be answered. */
   flush(): void {
+    const admitted: Waiter[] = [];
     for (const lane of this.#lanes.values()) {
       for (const waiter of lane) {
         if (waiter.done) continue;
         waiter.done = true;
-        waiter.resolve();
+        admitted.push(waiter);
       }
     }
     this.#lanes.clear();
@@ -118,13 +125,14 @@ export class TurnGate {
     this.#waiting = 0;
     clearTimeout(this.#sweep);
     this.#sweep = undefined;
+    for (const waiter of admitted) waiter.call(null);
   }
 
   #leave(waiter: Waiter, why: GateExit): void {
     if (waiter.done) return;
     waiter.done = true;
     this.#waiting--;
-    waiter.reject(why);
+    waiter.call(why);
   }
 
   /** Answers `timeout` for reads past their deadline; sweeps again while any wait. */
@@ -152,6 +160,9 @@ export class TurnGate {
    * room is passed over. Stops after a full round of the sessions admits nothing.
    */
   #admit(): void {
+    // Called once the gate's own state is settled, so that a read started from its call finds
+    // the gate consistent.
+    const admitted: Waiter[] = [];
     let idle = 0;
     while (this.#used < this.#perTurn && this.#waiting > 0 && idle < this.#ring.length - this.#head) {
       const session = this.#ring[this.#head++] ?? '';
@@ -172,7 +183,7 @@ export class TurnGate {
         waiter.done = true;
         this.#used++;
         this.#waiting--;
-        waiter.resolve();
+        admitted.push(waiter);
       }
       if (lane.length === 0) this.#lanes.delete(session);
       else this.#ring.push(session);
@@ -183,5 +194,6 @@ export class TurnGate {
     }
     // Out of budget: the next turn goes on. Out of room: `pump()` goes on when work completes.
     if (this.#waiting > 0 && this.#used >= this.#perTurn) this.#scheduleReset();
+    for (const waiter of admitted) waiter.call(null);
   }
 }

@@ -193,11 +193,13 @@ export class Engine {
    * still running then are answered with `closed`), then stops the workers.
    */
   close(): Promise<void> {
-    if (this.#closing === null) this.#gate.flush();
-    this.#closing ??= this.#scheduler
+    if (this.#closing !== null) return this.#closing;
+    this.#closing = this.#scheduler
       .close(CLOSE_GRACE_MS)
       .then(() => Promise.all([destroyWithin(this.#pool, CLOSE_GRACE_MS), destroyWithin(this.#media, CLOSE_GRACE_MS)]))
       .then(() => undefined);
+    // After closing has begun: the reads the gate lets go now run at once and answer `closed`.
+    this.#gate.flush();
     return this.#closing;
   }
 }

@@ -130,22 +130,32 @@ export class ReadPipeline implements ReadAnswerer {
     if (place === null) return this.#serve(req, absolute, deadline, signal, subject);
     return new Promise<ReadResult>((resolve, reject) => {
       const onAbort = signal === undefined ? undefined : () => gate.leave(place);
+      // Never throws: the gate calls it from its loops, where a throw would strand other reads.
       settle = (exit) => {
-        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
-        // The signal may have fired between admission and this call.
-        const why = exit ?? (isAborted(signal) ? 'aborted' : null);
-        if (why !== null) {
-          const details = why === 'timeout' ? { timeoutMs: req.timeoutMs, stage: 'queued' } : { stage: 'queued' };
-          reject(this.failed(fail(why, details, subject), subject));
-          return;
-        }
         try {
+          if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+          // The signal may have fired between admission and this call.
+          const why = exit ?? (isAborted(signal) ? 'aborted' : null);
+          if (why !== null) {
+            const details = why === 'timeout' ? { timeoutMs: req.timeoutMs, stage: 'queued' } : { stage: 'queued' };
+            throw fail(why, details, subject);
+          }
           resolve(this.#answer(req, absolute, deadline, signal, subject));
         } catch (error) {
           reject(this.failed(error, subject));
         }
       };
-      if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true });
+      if (onAbort !== undefined) {
+        try {
+          signal?.addEventListener('abort', onAbort, { once: true });
+        } catch (error) {
+          // A signal that refuses a listener (a faulty polyfill): the read leaves its place.
+          settle = () => undefined;
+          gate.leave(place);
+          reject(this.failed(error, subject));
+          return;
+        }
+      }
       // Admitted or gone already (the gate calls back synchronously only from its own loops).
       if (admitted !== false) settle(admitted === true ? null : admitted);
     });

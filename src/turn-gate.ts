@@ -4,7 +4,8 @@ export type GateExit = 'aborted' | 'timeout';
 /**
  * Called once for a read that waited at the gate: with null when it may start, or with why it
  * left first. A callback, not a promise: in a swarm nearly every read waits a turn here, and a
- * promise, its continuation and an async frame per read cost more than the wait.
+ * promise, its continuation and an async frame per read cost more than the wait. It must not
+ * throw: the gate calls several in a row, and a throw would leave the rest uncalled.
  */
 export type GateCall = (exit: GateExit | null) => void;
 

@@ -89,6 +89,45 @@ describe('fair scheduling', () => {
     }
   }, 60_000);
 
+  it('answers cached reads held at the gate with closed when the engine closes, not with results', async () => {
+    const engine = await createEngine({ root, threads: 1, settleMs: 0 });
+    await engine.read({ path: 'small.txt' });
+    // More than a turn's worth in one tick: the cache answers the first ones, the rest wait their turn.
+    const reads = Array.from({ length: 400 }, () => engine.read({ path: 'small.txt' }));
+    const held = engine.stats().notStarted;
+    expect(held).toBeGreaterThan(0);
+    await engine.close();
+    const settled = await Promise.allSettled(reads);
+    const closed = settled.filter((entry) => entry.status === 'rejected' && entry.reason instanceof ReadError && entry.reason.code === 'closed');
+    const served = settled.filter((entry) => entry.status === 'fulfilled');
+    expect(closed.length).toBe(held);
+    expect(served.length + closed.length).toBe(400);
+    expect(engine.stats().errors).toEqual({ closed: held });
+  }, 60_000);
+
+  it("answers each read held at the gate once when its signal's listener methods throw (a faulty polyfill)", async () => {
+    const refusing = {
+      aborted: false,
+      addEventListener() {
+        throw new Error('listener refused');
+      },
+      removeEventListener() {
+        throw new Error('remove refused');
+      },
+    } as unknown as AbortSignal;
+    const engine = await createEngine({ root, threads: 1, settleMs: 0 });
+    try {
+      await engine.read({ path: 'small.txt' });
+      const settled = await Promise.allSettled(Array.from({ length: 300 }, () => engine.read({ path: 'small.txt' }, { signal: refusing })));
+      const failed = settled.flatMap((entry) => (entry.status === 'rejected' ? [entry.reason as unknown] : []));
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.every((reason) => reason instanceof ReadError && reason.code === 'internal')).toBe(true);
+      expect(engine.stats().errors).toEqual({ internal: failed.length });
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
   it('answers reads held at the gate with closed when the engine closes', async () => {
     const engine = await createEngine({ root, threads: 1, batchSize: 4 });
     const greedy = flood(engine, 1000);

@@ -332,7 +332,6 @@ export class ReadPipeline implements ReadAnswerer {
   }
 }
 
-/** Waits for the gate to admit a read; answers `aborted` or `timeout` if that comes first. */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }

@@ -93,11 +93,11 @@ describe('fair scheduling', () => {
     const engine = await createEngine({ root, threads: 1, settleMs: 0 });
     await engine.read({ path: 'small.txt' });
     // More than a turn's worth in one tick: the cache answers the first ones, the rest wait their turn.
-    const reads = Array.from({ length: 400 }, () => engine.read({ path: 'small.txt' }));
+    const reads = Promise.allSettled(Array.from({ length: 400 }, () => engine.read({ path: 'small.txt' })));
     const held = engine.stats().notStarted;
     expect(held).toBeGreaterThan(0);
     await engine.close();
-    const settled = await Promise.allSettled(reads);
+    const settled = await reads;
     const closed = settled.filter((entry) => entry.status === 'rejected' && entry.reason instanceof ReadError && entry.reason.code === 'closed');
     const served = settled.filter((entry) => entry.status === 'fulfilled');
     expect(closed.length).toBe(held);

@@ -119,3 +119,46 @@ export class Lanes {
     if (at < this.#turn) this.#turn--;
   }
 }
+
+/** `RetryLane.next`'s answer while nothing may be sent yet. */
+export const HOLD = Symbol('hold');
+
+/**
+ * Reads whose batch's worker died: sent again one per batch, before anything else, and only with
+ * nothing else in flight, so that a read that kills its worker again takes no other with it.
+ */
+export class RetryLane {
+  #tickets: Ticket[] = [];
+  #inFlight = false;
+
+  add(ticket: Ticket): void {
+    this.#tickets.push(ticket);
+  }
+
+  /**
+   * The retry to send now (it is then in flight until `returned`); `HOLD` while a retry runs or,
+   * with one waiting, other batches do; null when none waits. Retries answered meanwhile are dropped.
+   */
+  next(batchesInFlight: number): Ticket | typeof HOLD | null {
+    if (this.#inFlight) return HOLD;
+    while (this.#tickets[0] !== undefined && this.#tickets[0].state !== 'queued') this.#tickets.shift();
+    const ticket = this.#tickets[0];
+    if (ticket === undefined) return null;
+    if (batchesInFlight > 0) return HOLD;
+    this.#tickets.shift();
+    this.#inFlight = true;
+    return ticket;
+  }
+
+  /** The retry sent last came back. */
+  returned(): void {
+    this.#inFlight = false;
+  }
+
+  /** Every retry still waiting, taken out. */
+  drain(): Ticket[] {
+    const tickets = this.#tickets;
+    this.#tickets = [];
+    return tickets;
+  }
+}

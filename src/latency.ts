@@ -7,11 +7,44 @@ export interface LatencySummary {
   readonly max: number;
 }
 
-/** The scheduler's three clocks: submit to answer, submit to sent, sent to answered. */
-export class Latencies {
+/**
+ * What the scheduler measures: three clocks (submit to answer, submit to sent, sent to
+ * answered), batch sizes, and a moving average of a job's time in a worker, behind the
+ * `overloaded` retry hint.
+ */
+export class SchedulerClock {
   readonly total: RecordableHistogram = createHistogram();
   readonly wait: RecordableHistogram = createHistogram();
   readonly run: RecordableHistogram = createHistogram();
+  #batches = 0;
+  #batchedJobs = 0;
+  #jobMs = 1;
+
+  /** A batch of `jobs` reads was sent. */
+  sent(jobs: number): void {
+    this.#batches++;
+    this.#batchedJobs += jobs;
+  }
+
+  /** A batch of `jobs` reads came back after `ms`. */
+  returned(jobs: number, ms: number): void {
+    this.#jobMs = 0.9 * this.#jobMs + 0.1 * (ms / jobs);
+  }
+
+  /** A retry hint for `overloaded`: about how long `ahead` reads take, `inFlight` batches at a time. */
+  retryAfterMs(ahead: number, inFlight: number): number {
+    return Math.min(5000, Math.max(50, Math.round((ahead * this.#jobMs) / inFlight)));
+  }
+
+  summary(): { batches: number; meanBatchSize: number; latencyMs: LatencySummary; waitMs: LatencySummary; runMs: LatencySummary } {
+    return {
+      batches: this.#batches,
+      meanBatchSize: this.#batches === 0 ? 0 : this.#batchedJobs / this.#batches,
+      latencyMs: summarise(this.total),
+      waitMs: summarise(this.wait),
+      runMs: summarise(this.run),
+    };
+  }
 }
 
 /** Records a span given in milliseconds (histograms take whole nanoseconds, at least 1). */

@@ -1,7 +1,7 @@
-import { Lanes } from './lanes.js';
-import { Latencies, recordMs, summarise } from './latency.js';
+import { HOLD, Lanes, RetryLane } from './lanes.js';
+import { recordMs, SchedulerClock } from './latency.js';
 import type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
-import { failure, type Batch, type Ticket } from './ticket.js';
+import { failure, newTicket, type Batch, type Ticket } from './ticket.js';
 import { CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
 
 /** The `cost` of a read whose file was not statted: counted as small until a worker says otherwise. */
@@ -24,22 +24,16 @@ export class Scheduler {
   /** Workers the pool runs. */
   readonly #threads: number;
   #bytes = 0;
-  /** Reads whose batch's worker died, sent again one per batch, before anything else. */
-  #retries: Ticket[] = [];
-  #retryInFlight = false;
+  readonly #retries = new RetryLane();
   #queued = 0;
   #running = 0;
   #batchesInFlight = 0;
-  #batches = 0;
-  #batchedJobs = 0;
   #dispatchPending = false;
   #closed = false;
   readonly #drained = new Set<Promise<void>>();
   /** Tickets of the batches in workers (settled ones included until their batch returns). */
   readonly #inFlight = new Set<Ticket>();
-  readonly #clock = new Latencies();
-  /** Moving average of a job's time in a worker, for the `overloaded` retry hint. */
-  #jobMs = 1;
+  readonly #clock = new SchedulerClock();
 
   /** Cancel slots not held by a running read. */
   readonly #freeSlots: number[];
@@ -81,21 +75,7 @@ export class Scheduler {
       return answer(failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs }));
     }
     this.#bytes += bytes;
-    const ticket: Ticket = {
-      job,
-      lane,
-      cost,
-      sentAt: 0,
-      resolve: answer,
-      submittedAt: performance.now(),
-      signal,
-      onAbort: undefined,
-      state: 'queued',
-      slot: -1,
-      batch: null,
-      timer: undefined,
-      retried: false,
-    };
+    const ticket = newTicket(job, lane, cost, signal, answer);
     // A closure only where something can cancel the read: most reads have neither.
     if (signal !== undefined || hook !== undefined) {
       const onAbort = () => this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
@@ -128,7 +108,7 @@ export class Scheduler {
 
   /** A retry hint for `overloaded`: about how long the reads ahead will take. */
   retryAfterMs(ahead: number): number {
-    return Math.min(5000, Math.max(50, Math.round((ahead * this.#jobMs) / this.#options.maxInFlight)));
+    return this.#clock.retryAfterMs(ahead, this.#options.maxInFlight);
   }
 
   stats(): SchedulerStats {
@@ -139,11 +119,7 @@ export class Scheduler {
       lanes: this.#lanes.count,
       deepestLanes: this.#lanes.deepest(5),
       batchesInFlight: this.#batchesInFlight,
-      batches: this.#batches,
-      meanBatchSize: this.#batches === 0 ? 0 : this.#batchedJobs / this.#batches,
-      latencyMs: summarise(this.#clock.total),
-      waitMs: summarise(this.#clock.wait),
-      runMs: summarise(this.#clock.run),
+      ...this.#clock.summary(),
     };
   }
 
@@ -155,8 +131,7 @@ export class Scheduler {
   async close(graceMs: number): Promise<void> {
     this.#closed = true;
     for (const ticket of this.#lanes.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
-    for (const ticket of this.#retries) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
-    this.#retries = [];
+    for (const ticket of this.#retries.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), graceMs);
@@ -207,17 +182,9 @@ export class Scheduler {
   #dispatch(): void {
     const { maxInFlight, batchSize } = this.#options;
     while (!this.#closed && this.#batchesInFlight < maxInFlight && this.#queued > 0) {
-      // A retry runs with nothing else in flight, so that if it kills its worker again it
-      // takes no other read with it.
-      if (this.#retryInFlight) return;
-      const retry = this.#retries.shift();
-      if (retry !== undefined) {
-        if (retry.state !== 'queued') continue;
-        if (this.#batchesInFlight > 0) {
-          this.#retries.unshift(retry);
-          return;
-        }
-        this.#retryInFlight = true;
+      const retry = this.#retries.next(this.#batchesInFlight);
+      if (retry === HOLD) return;
+      if (retry !== null) {
         this.#send([retry], { retry: true });
         continue;
       }
@@ -241,7 +208,7 @@ export class Scheduler {
     ticket.slot = -1;
     this.#running--;
     this.#queued++;
-    this.#retries.push(ticket);
+    this.#retries.add(ticket);
   }
 
   /**
@@ -297,8 +264,7 @@ export class Scheduler {
     this.#queued -= tickets.length;
     this.#running += tickets.length;
     this.#batchesInFlight++;
-    this.#batches++;
-    this.#batchedJobs += tickets.length;
+    this.#clock.sent(tickets.length);
     const done = this.#options
       .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1 }))))
       .then(
@@ -323,13 +289,13 @@ export class Scheduler {
         },
       )
       .finally(() => {
-        if (batch.retry) this.#retryInFlight = false;
+        if (batch.retry) this.#retries.returned();
         // A slot is free again only once its worker is done with it, not when its read was answered.
         for (const slot of slots) if (slot >= 0) this.#freeSlots.push(slot);
         // A read sent again (`#resend`) may already be in another batch, which keeps it.
         for (const ticket of tickets) if (ticket.batch === batch || ticket.batch === null) this.#inFlight.delete(ticket);
         clearTimeout(batch.stuckTimer);
-        this.#jobMs = 0.9 * this.#jobMs + 0.1 * ((performance.now() - sentAt) / tickets.length);
+        this.#clock.returned(tickets.length, performance.now() - sentAt);
         this.#batchesInFlight--;
         this.#drained.delete(done);
         this.#dispatch();

@@ -33,6 +33,25 @@ export interface Batch {
   stuckTimer: NodeJS.Timeout | undefined;
 }
 
+/** A read just queued: not sent, no cancel slot, no batch, no deadline timer yet. */
+export function newTicket(job: JobSpec, lane: string, cost: number, signal: AbortSignal | undefined, resolve: (outcome: JobOutcome) => void): Ticket {
+  return {
+    job,
+    lane,
+    cost,
+    sentAt: 0,
+    resolve,
+    submittedAt: performance.now(),
+    signal,
+    onAbort: undefined,
+    state: 'queued',
+    slot: -1,
+    batch: null,
+    timer: undefined,
+    retried: false,
+  };
+}
+
 export function failure(code: Extract<JobOutcome, { ok: false }>['code'], details: Readonly<Record<string, unknown>>): JobOutcome {
   return { ok: false, code, details };
 }

@@ -16,7 +16,9 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEngine } from '../../src/engine.js';
+// From the package's entry, as the tools below: the build bundles the entries together, and an
+// engine from the unbundled module would throw a ReadError class the tools do not know.
+import { createEngine } from '../../src/index.js';
 import { writeFixtures } from './fixtures.js';
 import { geminiCases } from './gemini-diff.js';
 import { mcpCases } from './mcp-diff.js';

@@ -121,12 +121,10 @@ export class ReadPipeline implements ReadAnswerer {
   /** Served now when the gate lets the read start, else once its turn comes (or it leaves first). */
   #throughGate(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
     const { gate } = this.#p;
-    let admitted: boolean | GateExit = false;
+    // Set in the promise's executor, which runs before the gate can call back: it calls only from
+    // its next turn, its deadline sweep, `flush` or `leave`, never from inside `enter`.
     let settle: ((exit: GateExit | null) => void) | undefined;
-    const place = gate.enter(req.session ?? '', deadline, (exit) => {
-      if (settle === undefined) admitted = exit ?? true;
-      else settle(exit);
-    });
+    const place = gate.enter(req.session ?? '', deadline, (exit) => settle?.(exit));
     if (place === null) return this.#serve(req, absolute, deadline, signal, subject);
     return new Promise<ReadResult>((resolve, reject) => {
       const onAbort = signal === undefined ? undefined : () => gate.leave(place);
@@ -156,8 +154,6 @@ export class ReadPipeline implements ReadAnswerer {
           return;
         }
       }
-      // Admitted or gone already (the gate calls back synchronously only from its own loops).
-      if (admitted !== false) settle(admitted === true ? null : admitted);
     });
   }
 

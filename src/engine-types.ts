@@ -4,6 +4,7 @@ import type { ReadError, ReadErrorCode } from './errors.js';
 import type { ReadRequest } from './request.js';
 import type { ReadResult } from './result.js';
 import type { SchedulerStats } from './scheduler.js';
+import type { StatLaneStats } from './stat-lane.js';
 
 export interface CallOptions {
   /** Cancels the read: a queued read is dropped, a running one stops at its next chunk. */
@@ -46,6 +47,11 @@ export interface EngineStats extends SchedulerStats {
   readonly notStarted: number;
   /** The media pool: started by the first media read; replaced after large renders. */
   readonly media: { readonly started: boolean; readonly recycles: number };
+  /**
+   * Where the stats behind cache hits and stubs were made: on the host, or in batches on the stat
+   * thread (in busy turns), and batches given up on as stuck (their reads went to the text pool).
+   */
+  readonly stat: StatLaneStats;
   readonly threads: number;
   readonly roots: readonly string[];
   readonly answered: number;

@@ -10,6 +10,7 @@ import type { ReadRequest } from './request.js';
 import type { ReadResult } from './result.js';
 import { Sandbox } from './sandbox.js';
 import { Scheduler } from './scheduler.js';
+import { StatLane } from './stat-lane.js';
 import { TASKS_PER_WORKER, type TextPool } from './text-pool.js';
 import { TurnGate } from './turn-gate.js';
 
@@ -52,6 +53,7 @@ export class Engine {
   readonly #sessions: SessionLedger;
   readonly #ledger = new ReadLedger();
   readonly #gate: TurnGate;
+  readonly #stats = new StatLane();
   readonly #pipeline: ReadPipeline;
   #closing: Promise<void> | null = null;
 
@@ -85,6 +87,7 @@ export class Engine {
       media: new MediaLane(media, options),
       sessions: this.#sessions,
       ledger: this.#ledger,
+      stats: this.#stats,
       closing: () => this.#closing !== null,
     });
   }
@@ -165,6 +168,7 @@ export class Engine {
       queued: pool.queued + this.#gate.waiting,
       notStarted: this.#gate.waiting,
       media: { started: this.#media.started, recycles: this.#media.recycles },
+      stat: this.#stats.stats(),
       lanes: Math.max(pool.lanes, depths.size),
       deepestLanes,
       threads: this.#pool.threads,
@@ -196,7 +200,13 @@ export class Engine {
     if (this.#closing !== null) return this.#closing;
     this.#closing = this.#scheduler
       .close(CLOSE_GRACE_MS)
-      .then(() => Promise.all([destroyWithin(this.#pool, CLOSE_GRACE_MS), destroyWithin(this.#media, CLOSE_GRACE_MS)]))
+      .then(() =>
+        Promise.all([
+          destroyWithin(this.#pool, CLOSE_GRACE_MS),
+          destroyWithin(this.#media, CLOSE_GRACE_MS),
+          destroyWithin({ destroy: () => this.#stats.close() }, CLOSE_GRACE_MS),
+        ]),
+      )
       .then(() => undefined);
     // After closing has begun: the reads the gate lets go now run at once and answer `closed`.
     this.#gate.flush();

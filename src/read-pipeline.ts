@@ -5,7 +5,6 @@ import { findRoot } from './core/containment.js';
 import { describeError } from './dialects/readpool.js';
 import { describeStub } from './dialects/readpool-notices.js';
 import { ReadError } from './errors.js';
-import { statFile } from './io/probe.js';
 import type { MediaLane } from './media-lane.js';
 import { kindByName } from './media/kind.js';
 import type { ResolvedOptions } from './options.js';
@@ -20,6 +19,7 @@ import { markOf, resultBytes, resultOf } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
 import { UNSIZED, type Scheduler } from './scheduler.js';
 import { SingleFlight, type Flight, type Outcome } from './single-flight.js';
+import type { FileStat, StatLane } from './stat-lane.js';
 import type { GateExit, TurnGate } from './turn-gate.js';
 
 /** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
@@ -34,6 +34,8 @@ export interface PipelineParts {
   readonly media: MediaLane;
   readonly sessions: SessionLedger;
   readonly ledger: ReadLedger;
+  /** Where a read of a path some cache knows gets its stat. */
+  readonly stats: StatLane;
   /** True once the engine is closing: reads are answered `closed`. */
   readonly closing: () => boolean;
 }
@@ -168,11 +170,11 @@ export class ReadPipeline implements ReadAnswerer {
   }
 
   /**
-   * A stub, a cached result (both as values, answered now), a flight to join, or new work (a
-   * promise). Throws what fails before any work starts.
+   * New work for a path no cache knows, else the read waits for its stat (`#statted`). Throws
+   * what fails before any work starts.
    */
-  #answer(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): ReadResult | Promise<ReadResult> {
-    const { sessions, ledger } = this.#p;
+  #answer(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+    const { sessions } = this.#p;
     if (this.#p.closing()) throw fail('closed', {}, subject);
     const startedAt = Date.now();
     const plain = isDefaultShape(req, this.#plain);
@@ -192,12 +194,36 @@ export class ReadPipeline implements ReadAnswerer {
         return this.#miss({ key, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
       }
     }
-    // One stat on this thread gives the version every cache is keyed by. Anything that is not
-    // a plain regular file (missing, a link loop, a FIFO) goes to a worker, which owns the
-    // sandbox's verdicts; a cache entry only ever comes from a read that passed them.
-    const stat = statFile(absolute);
+    // One stat gives the version every cache is keyed by, made after this read arrived (on this
+    // thread, or on the stat thread in a busy turn: see `StatLane`).
+    const known: KnownRead = { key, shape, req, absolute, signal, subject, startedAt, deadline, held, range, cached };
+    return new Promise<ReadResult>((resolve, reject) => {
+      this.#p.stats.stat(absolute, (stat) => {
+        try {
+          resolve(this.#statted(known, stat));
+        } catch (error) {
+          reject(this.failed(error, subject));
+        }
+      });
+    });
+  }
+
+  /**
+   * A read of a path some cache knows, with its stat: a stub or a cached result when the version
+   * matches, else work. Anything that is not a plain regular file (missing, a link loop, a FIFO)
+   * goes to a worker, which owns the sandbox's verdicts; a cache entry only ever comes from a read
+   * that passed them.
+   */
+  #statted(read: KnownRead, stat: FileStat | null): ReadResult | Promise<ReadResult> {
+    const { req, absolute, deadline, signal, subject, held } = read;
+    const { ledger } = this.#p;
+    if (this.#p.closing()) throw fail('closed', {}, subject);
+    if (isAborted(signal)) throw fail('aborted', { stage: 'queued' }, subject);
     if (stat === null) return this.#unstatted(req, absolute, deadline, signal, subject);
     const version = this.#versions.key(absolute, stat);
+    // The entry seen before the stat, if it has this version; else the cache may have been filled
+    // meanwhile (by work that was running when this read arrived).
+    const cached = read.cached?.version === version ? read.cached : this.results?.get(read.key);
     // No check of the path's canonical place before a cache answers (README, Sandbox: what a
     // cache may serve): a hit needs the same inode at the same version, so its bytes are the
     // bytes a worker already served from inside a root.
@@ -214,9 +240,10 @@ export class ReadPipeline implements ReadAnswerer {
     }
     if (cached !== undefined && cached.version === version) {
       ledger.resultHits++;
-      return this.#deliver(this.#remember(cached, req, absolute, held, range, startedAt), req, subject);
+      return this.#deliver(this.#remember(cached, req, absolute, held, read.range, read.startedAt), req, subject);
     }
-    return this.#miss({ key, shape, req, absolute, version, size: Number(stat.size), signal, subject, startedAt, deadline, held, range });
+    const { key, shape, range, startedAt } = read;
+    return this.#miss({ key, shape, req, absolute, version, size: stat.size, signal, subject, startedAt, deadline, held, range });
   }
 
   /** A path that is not a plain regular file: a worker (or the media pool, by name) gives the verdict. */
@@ -326,6 +353,11 @@ export class ReadPipeline implements ReadAnswerer {
       readAt: mark.readAt,
     };
   }
+}
+
+/** A read of a path some cache knows, waiting for its stat. */
+interface KnownRead extends Omit<MissingRead, 'version' | 'size' | 'relaunched'> {
+  readonly cached: ReadResult | undefined;
 }
 
 function isAborted(signal: AbortSignal | undefined): boolean {

@@ -2,15 +2,15 @@
  * The strings caches are keyed by: a file's version, the range a request asks for (what an
  * unchanged-file stub stands for), and everything that shapes a result besides the file.
  */
-import type fs from 'node:fs';
 import type { RenderSpec } from './core/line-format.js';
+import type { FileStat } from './io/stat-wire.js';
 import type { ParsedRequest } from './request.js';
 
 /**
  * `dev:ino:size:mtimeMs:ctimeMs`: changes whenever the file may have changed. The worker writes
  * the same string from its bigint `fstat` (`versionOf` in io/read-file.ts).
  */
-export function versionKey(stat: fs.Stats): string {
+export function versionKey(stat: FileStat): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 }
 
@@ -33,7 +33,7 @@ const MEMO_PATHS = 16_384;
 export class VersionMemo {
   readonly #byPath = new Map<string, Remembered>();
 
-  key(absolute: string, stat: fs.Stats): string {
+  key(absolute: string, stat: FileStat): string {
     const last = this.#byPath.get(absolute);
     if (
       last !== undefined &&

@@ -24,7 +24,7 @@ const substitutes = new Map<string, string>();
  * JavaScript module, typically wrapping the built entry) as the `name` worker; null restores
  * the built one. Lets a test make real workers fail at start-up, exit mid-task or run out of heap.
  */
-export function substituteWorkerEntry(name: 'text-worker' | 'media-worker', file: string | null): void {
+export function substituteWorkerEntry(name: 'text-worker' | 'media-worker' | 'stat-worker', file: string | null): void {
   if (file === null) substitutes.delete(name);
   else substitutes.set(name, file);
 }

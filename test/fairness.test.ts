@@ -100,9 +100,11 @@ describe('fair scheduling', () => {
     const settled = await reads;
     const closed = settled.filter((entry) => entry.status === 'rejected' && entry.reason instanceof ReadError && entry.reason.code === 'closed');
     const served = settled.filter((entry) => entry.status === 'fulfilled');
-    expect(closed.length).toBe(held);
+    // Every held read answers closed; so may reads already admitted but still waiting for their
+    // stat (a cache hit is answered once its stat is made, after this tick).
+    expect(closed.length).toBeGreaterThanOrEqual(held);
     expect(served.length + closed.length).toBe(400);
-    expect(engine.stats().errors).toEqual({ closed: held });
+    expect(engine.stats().errors).toEqual({ closed: closed.length });
   }, 60_000);
 
   it("answers each read held at the gate once when its signal's listener methods throw (a faulty polyfill)", async () => {

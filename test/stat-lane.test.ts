@@ -1,0 +1,150 @@
+/**
+ * The stat lane (src/stat-lane.ts): the stats behind cache hits are made on the stat thread in
+ * busy turns and on the host in quiet ones, with the same answers and the same freshness either
+ * way; a stuck or failed stat thread costs its reads a detour through the text pool, never an
+ * answer. Real engines, real worker threads, real files.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../src/index.js';
+import { substituteWorkerEntry } from '../src/text-pool.js';
+import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
+
+const FILES = 64;
+const names = Array.from({ length: FILES }, (_, i) => `file-${i}.txt`);
+let ws: { base: string; root: string };
+let engine: Engine | null = null;
+
+beforeAll(() => {
+  ws = makeWorkspace();
+  for (const name of names) writeFile(ws.root, name, `${name}\nsecond line\n`);
+});
+
+afterEach(async () => {
+  await engine?.close();
+  engine = null;
+  substituteWorkerEntry('stat-worker', null);
+  delete process.env.READPOOL_FAULT_STAT;
+});
+
+afterAll(() => removeTempDir(ws.base));
+
+const contentOf = async (e: Engine, name: string) => {
+  const result = await e.read({ path: name });
+  if (result.kind !== 'text') throw new Error(`expected text for ${name}, got ${result.kind}`);
+  return result.content;
+};
+
+/** Reads every file at once (a busy turn), round after round, until the stat thread has answered one. */
+async function untilThreadAnswers(e: Engine): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error('the stat thread never answered');
+    const before = e.stats().stat;
+    await Promise.all(names.map((name) => e.read({ path: name })));
+    const after = e.stats().stat;
+    if (after.onThread > before.onThread && after.abandoned === before.abandoned) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('stat lane', () => {
+  it('stats on the host when reads come one at a time', async () => {
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    for (const name of names.slice(0, 8)) await contentOf(engine, name);
+    for (const name of names.slice(0, 8)) await contentOf(engine, name);
+    const { stat, cache } = engine.stats();
+    expect(cache.result.hits).toBe(8);
+    expect(stat).toEqual({ onHost: 8, onThread: 0, batches: 0, abandoned: 0 });
+  });
+
+  it('stats a busy turn on the stat thread, with the answers a one-at-a-time read gives', async () => {
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    const alone: string[] = [];
+    for (const name of names) alone.push(await contentOf(engine, name));
+    await untilThreadAnswers(engine);
+    const before = engine.stats();
+    const together = await Promise.all(names.map((name) => contentOf(engine as Engine, name)));
+    const after = engine.stats();
+    expect(together).toEqual(alone);
+    expect(after.cache.result.hits - before.cache.result.hits).toBe(FILES);
+    expect(after.stat.onThread - before.stat.onThread).toBe(FILES);
+    // In parts of at most 32, so the host answers one while the thread stats the next.
+    expect(after.stat.batches - before.stat.batches).toBeGreaterThanOrEqual(2);
+    expect(after.stat.onHost).toBe(before.stat.onHost);
+  });
+
+  it('sees every write that finished before a read was asked for, on either thread', async () => {
+    const name = 'changing.txt';
+    writeFile(ws.root, name, 'round -1\n');
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    await untilThreadAnswers(engine);
+    for (let round = 0; round < 12; round++) {
+      // A new size each round, so each write is a new version whatever the clock's resolution.
+      fs.writeFileSync(path.join(ws.root, name), `round ${round}\n${'x'.repeat(round)}\n`);
+      const busy = round % 2 === 0;
+      const reads = busy ? Array.from({ length: 48 }, () => contentOf(engine as Engine, name)) : [contentOf(engine, name)];
+      for (const content of await Promise.all(reads)) expect(content).toContain(`round ${round}\n`);
+    }
+    expect(engine.stats().stat.onThread).toBeGreaterThan(0);
+  });
+
+  it('a stat thread that never answers (stuck in the kernel): its reads go to the text pool after 2 s, answered right', async () => {
+    process.env.READPOOL_FAULT_STAT = 'silent';
+    substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    const expected: string[] = [];
+    for (const name of names) expected.push(await contentOf(engine, name));
+    // The first busy turn starts the thread; give it time to come up.
+    await Promise.all(names.map((name) => contentOf(engine as Engine, name)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    const answers = await Promise.all(names.map((name) => contentOf(engine as Engine, name)));
+    expect(answers).toEqual(expected);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    const { stat } = engine.stats();
+    expect(stat.abandoned).toBeGreaterThanOrEqual(1);
+    expect(engine.stats().errors).toEqual({});
+  }, 20_000);
+
+  it('a stat thread that fails: its reads go to the text pool at once, and a fresh thread serves the next busy turn', async () => {
+    process.env.READPOOL_FAULT_STAT = 'crash';
+    substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    const expected: string[] = [];
+    for (const name of names) expected.push(await contentOf(engine, name));
+    const deadline = Date.now() + 10_000;
+    while (engine.stats().stat.abandoned === 0) {
+      if (Date.now() > deadline) throw new Error('the failing stat thread was never given up on');
+      expect(await Promise.all(names.map((name) => contentOf(engine as Engine, name)))).toEqual(expected);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // The built thread again: the next busy turns are served by it.
+    substituteWorkerEntry('stat-worker', null);
+    const abandoned = engine.stats().stat.abandoned;
+    await untilThreadAnswers(engine);
+    const before = engine.stats().stat.onThread;
+    expect(await Promise.all(names.map((name) => contentOf(engine as Engine, name)))).toEqual(expected);
+    expect(engine.stats().stat.onThread).toBeGreaterThan(before);
+    expect(engine.stats().stat.abandoned).toBe(abandoned);
+    expect(engine.stats().errors).toEqual({});
+  }, 30_000);
+
+  it('answers closed for reads waiting on the stat thread when the engine closes', async () => {
+    process.env.READPOOL_FAULT_STAT = 'silent';
+    substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    for (const name of names) await contentOf(engine, name);
+    await Promise.all(names.map((name) => contentOf(engine as Engine, name)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waiting = Promise.allSettled(names.map((name) => contentOf(engine as Engine, name)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await engine.close();
+    const settled = await waiting;
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(settled.every((entry) => entry.status === 'rejected' && (entry.reason as { code?: string }).code === 'closed')).toBe(true);
+  }, 20_000);
+});

@@ -178,7 +178,9 @@ export class ReadPipeline implements ReadAnswerer {
     if (this.#p.closing()) throw fail('closed', {}, subject);
     const startedAt = Date.now();
     const plain = isDefaultShape(req, this.#plain);
-    const range = plain ? this.#plainRange : rangeOf(req);
+    // The default range is '' (see `SessionLedger`), so that most session marks are keyed by the path alone.
+    const asked = plain ? '' : rangeOf(req);
+    const range = asked === this.#plainRange ? '' : asked;
     const shape = plain ? this.#plainShape : shapeOf(req, range);
     const session = req.session;
     const held = session === null || req.fresh ? undefined : sessions.range(session, absolute, range);

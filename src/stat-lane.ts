@@ -37,10 +37,11 @@ const STUCK_MS = 2000;
 
 interface Sent {
   readonly calls: StatCall[];
-  /** For each call, its path's entry in the reply (a path asked twice is statted once). */
-  readonly entries: number[];
   readonly timer: NodeJS.Timeout;
 }
+
+/** Paths the host and the stat thread number alike; past this both start over. */
+const MAX_NUMBERED = 65_536;
 
 export interface StatLaneStats {
   /** Stats made on the host thread (turns with few reads, or before the thread was up). */
@@ -70,10 +71,18 @@ export class StatLane {
   #closed = false;
   #nextId = 0;
   readonly #sent = new Map<number, Sent>();
+  /** The number each path has at the current stat thread (see `StatAsk`). */
+  readonly #numbers = new Map<string, number>();
+  readonly #maxNumbered: number;
   #onHost = 0;
   #onThread = 0;
   #batches = 0;
   #abandoned = 0;
+
+  /** `maxNumbered` (for tests): paths numbered before the numbering starts over. */
+  constructor({ maxNumbered = MAX_NUMBERED }: { maxNumbered?: number } = {}) {
+    this.#maxNumbered = maxNumbered;
+  }
 
   /** Stats `path` after this turn's other reads have asked too, and calls `call` with it. */
   stat(path: string, call: StatCall): void {
@@ -124,25 +133,30 @@ export class StatLane {
     // Parts of equal size: 40 stats go as 20 and 20, not as 32 and a costly 8.
     const take = Math.ceil(this.#paths.length / Math.ceil(this.#paths.length / MAX_BATCH));
     const calls = this.#calls.splice(0, take);
-    const index = new Map<string, number>();
-    const unique: string[] = [];
-    const entries = this.#paths.splice(0, take).map((path) => {
-      let entry = index.get(path);
-      if (entry === undefined) {
-        entry = unique.length;
-        index.set(path, entry);
-        unique.push(path);
+    const paths = this.#paths.splice(0, take);
+    // Paths go by number once the thread knows them: a string costs a message far more.
+    const reset = this.#numbers.size + paths.length > this.#maxNumbered;
+    if (reset) this.#numbers.clear();
+    const added: string[] = [];
+    const numbers = new Int32Array(paths.length);
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i] as string;
+      let number = this.#numbers.get(path);
+      if (number === undefined) {
+        number = this.#numbers.size;
+        this.#numbers.set(path, number);
+        added.push(path);
       }
-      return entry;
-    });
+      numbers[i] = number;
+    }
     const id = ++this.#nextId;
     // Also what keeps the process alive while a batch is out: the thread itself is unref'd.
     const timer = setTimeout(() => this.#giveUp(), STUCK_MS);
-    this.#sent.set(id, { calls, entries, timer });
+    this.#sent.set(id, { calls, timer });
     this.#onThread += calls.length;
     this.#batches++;
-    const ask: StatAsk = { id, paths: unique };
-    worker.postMessage(ask);
+    const ask: StatAsk = { id, reset, added, numbers };
+    worker.postMessage(ask, [numbers.buffer]);
   }
 
   #reply({ id, stats }: StatReply): void {
@@ -151,7 +165,7 @@ export class StatLane {
     if (sent === undefined) return;
     this.#sent.delete(id);
     clearTimeout(sent.timer);
-    for (let i = 0; i < sent.calls.length; i++) (sent.calls[i] as StatCall)(readStat(stats, sent.entries[i] as number));
+    for (let i = 0; i < sent.calls.length; i++) (sent.calls[i] as StatCall)(readStat(stats, i));
     this.#flush();
   }
 
@@ -166,6 +180,8 @@ export class StatLane {
       return;
     }
     worker.unref();
+    // A fresh thread knows no path by number.
+    this.#numbers.clear();
     worker.on('message', (reply: StatReply) => this.#reply(reply));
     worker.once('online', () => {
       if (this.#worker === worker) this.#ready = true;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
+import { StatLane, type FileStat } from '../src/stat-lane.js';
 import { substituteWorkerEntry } from '../src/text-pool.js';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
@@ -147,4 +148,41 @@ describe('stat lane', () => {
     expect(Date.now() - started).toBeLessThan(1500);
     expect(settled.every((entry) => entry.status === 'rejected' && (entry.reason as { code?: string }).code === 'closed')).toBe(true);
   }, 20_000);
+});
+
+describe('StatLane on its own', () => {
+  const statOf = (lane: StatLane, file: string) => new Promise<FileStat | null>((resolve) => lane.stat(file, resolve));
+  const expected = (file: string): FileStat | null => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    return stat?.isFile() === true ? { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs } : null;
+  };
+  const fields = (stat: FileStat | null) => (stat === null ? null : { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+
+  it('answers each path as a stat on the host would, when paths are renumbered every batch', async () => {
+    // Ten numbered paths at most: each batch of 32 starts the numbering over.
+    const lane = new StatLane({ maxNumbered: 10 });
+    try {
+      const files = [...names.map((name) => path.join(ws.root, name)), path.join(ws.root, 'missing.txt'), ws.root];
+      const deadline = Date.now() + 10_000;
+      while (lane.stats().batches < 6) {
+        if (Date.now() > deadline) throw new Error('the stat thread never took a batch');
+        // A different mix each round, every path twice.
+        const round = [...files, ...files].sort(() => Math.random() - 0.5);
+        const answers = await Promise.all(round.map((file) => statOf(lane, file)));
+        expect(answers.map(fields)).toEqual(round.map(expected));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(lane.stats().abandoned).toBe(0);
+    } finally {
+      await lane.close();
+    }
+  });
+
+  it('answers null for what waits when closed, and for what is asked after', async () => {
+    const lane = new StatLane();
+    const waiting = statOf(lane, path.join(ws.root, names[0] as string));
+    await lane.close();
+    expect(await waiting).toBeNull();
+    expect(await statOf(lane, path.join(ws.root, names[0] as string))).toBeNull();
+  });
 });

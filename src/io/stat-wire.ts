@@ -10,9 +10,16 @@ export type FileStat = Pick<fs.Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctim
 /** Numbers a path takes in a reply: regular-file flag (1, else 0), dev, ino, size, mtimeMs, ctimeMs. */
 export const STAT_FIELDS = 6;
 
+/**
+ * A batch: the paths to stat, by number. A path is sent as a string once, in `added`, and numbered
+ * in order from the thread's count so far (from 0 again when `reset`); later batches send only
+ * its number. The reply has an entry for each number, in order.
+ */
 export interface StatAsk {
   readonly id: number;
-  readonly paths: readonly string[];
+  readonly reset: boolean;
+  readonly added: readonly string[];
+  readonly numbers: Int32Array;
 }
 
 export interface StatReply {

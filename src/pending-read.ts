@@ -8,6 +8,8 @@ import type { Flight, FlightWaiter, Outcome, SingleFlight } from './single-fligh
 export interface MissingRead {
   /** The result cache's key: path and shape (the entry holds its version). */
   readonly key: string;
+  /** The key of work for this key that has not statted the file: `?` and the key. */
+  readonly open: string;
   readonly shape: string;
   readonly req: ParsedRequest;
   readonly absolute: string;

@@ -14,7 +14,7 @@ import type { ReadLedger } from './read-ledger.js';
 import { jobOf, ReadWork } from './read-work.js';
 import { parseFast, parseWithSchema, withDefaults, type ParsedRequest, type ReadRequest } from './request.js';
 import type { ReadResult, UnchangedResult } from './result.js';
-import { isDefaultShape, isSettled, rangeOf, shapeOf, VersionMemo } from './result-keys.js';
+import { isDefaultShape, isSettled, keysOf, PlainKeys, rangeOf, shapeOf, VersionMemo } from './result-keys.js';
 import { markOf, resultBytes, resultOf } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
 import { UNSIZED, type Scheduler } from './scheduler.js';
@@ -57,12 +57,14 @@ export class ReadPipeline implements ReadAnswerer {
   readonly #plain: ParsedRequest;
   readonly #plainRange: string;
   readonly #plainShape: string;
+  readonly #plainKeys: PlainKeys;
 
   constructor(parts: PipelineParts) {
     this.#p = parts;
     this.#plain = withDefaults({ path: '' }, parts.options);
     this.#plainRange = rangeOf(this.#plain);
     this.#plainShape = shapeOf(this.#plain, this.#plainRange);
+    this.#plainKeys = new PlainKeys(this.#plainShape);
     this.results =
       parts.options.cacheBytes === 0 ? null : new LRUCache<string, ReadResult>({ maxSize: parts.options.cacheBytes, sizeCalculation: resultBytes });
     const { options, scheduler, media, ledger } = parts;
@@ -184,21 +186,21 @@ export class ReadPipeline implements ReadAnswerer {
     const shape = plain ? this.#plainShape : shapeOf(req, range);
     const session = req.session;
     const held = session === null || req.fresh ? undefined : sessions.range(session, absolute, range);
-    const key = `${absolute}|${shape}`;
+    const { key, open } = plain ? this.#plainKeys.of(absolute) : keysOf(absolute, shape);
     const cached = this.results?.get(key);
     // A path no cache knows is not statted here: the worker's fstat gives its version, and a
     // stat could only send it there anyway. Skipping one is never wrong, only a lost hit.
     if (held === undefined && cached === undefined && !this.#work.indexed(absolute)) {
       // Unless work for it is already running, unstatted: then this read stats, so that it and
       // the reads after it share one read of the version they see.
-      const open = this.flights.get(`?${key}`);
-      if (open === undefined || open.joinable()) {
-        return this.#miss({ key, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
+      const running = this.flights.get(open);
+      if (running === undefined || running.joinable()) {
+        return this.#miss({ key, open, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
       }
     }
     // One stat gives the version every cache is keyed by, made after this read arrived (on this
     // thread, or on the stat thread in a busy turn: see `StatLane`).
-    const known: KnownRead = { key, shape, req, absolute, signal, subject, startedAt, deadline, held, range, cached };
+    const known: KnownRead = { key, open, shape, req, absolute, signal, subject, startedAt, deadline, held, range, cached };
     return new Promise<ReadResult>((resolve, reject) => {
       this.#p.stats.stat(absolute, (stat) => {
         try {
@@ -244,8 +246,8 @@ export class ReadPipeline implements ReadAnswerer {
       ledger.resultHits++;
       return this.#deliver(this.#remember(cached, req, absolute, held, read.range, read.startedAt), req, subject);
     }
-    const { key, shape, range, startedAt } = read;
-    return this.#miss({ key, shape, req, absolute, version, size: stat.size, signal, subject, startedAt, deadline, held, range });
+    const { key, open, shape, range, startedAt } = read;
+    return this.#miss({ key, open, shape, req, absolute, version, size: stat.size, signal, subject, startedAt, deadline, held, range });
   }
 
   /** A path that is not a plain regular file: a worker (or the media pool, by name) gives the verdict. */
@@ -274,11 +276,11 @@ export class ReadPipeline implements ReadAnswerer {
    */
   #miss(read: MissingRead): Promise<ReadResult> {
     const { ledger } = this.#p;
-    const flightKey = read.version === null ? `?${read.key}` : `${read.version}|${read.key}`;
+    const flightKey = read.version === null ? read.open : `${read.version}|${read.key}`;
     let flight = this.flights.get(flightKey);
     if (flight !== undefined && read.version === null && !flight.joinable()) flight = undefined;
     // Work already running for the path, unstatted: joined on condition (see `answer`).
-    if (flight === undefined && read.version !== null && !read.relaunched) flight = this.flights.get(`?${read.key}`);
+    if (flight === undefined && read.version !== null && !read.relaunched) flight = this.flights.get(read.open);
     if (flight !== undefined) ledger.singleFlightJoins++;
     else {
       ledger.resultMisses++;

@@ -109,3 +109,36 @@ export function isSettled(version: string, startedAt: number, settleMs: number):
   const ctimeMs = version.slice(version.lastIndexOf(':') + 1);
   return Number(ctimeMs) <= startedAt - settleMs;
 }
+
+/** Paths whose default-shape keys are kept; past this the memo starts over. */
+const KEYED_PATHS = 16_384;
+
+/**
+ * A path's keys for a read in the default shape, built once: the result cache's key and the key
+ * of work not yet statted. A key built per read is a new string, which V8 flattens and hashes on
+ * every lookup; the memo is looked up by the sandbox's own path string, whose hash V8 keeps.
+ */
+export class PlainKeys {
+  readonly #shape: string;
+  readonly #byPath = new Map<string, { readonly key: string; readonly open: string }>();
+
+  constructor(shape: string) {
+    this.#shape = shape;
+  }
+
+  of(absolute: string): { readonly key: string; readonly open: string } {
+    let keys = this.#byPath.get(absolute);
+    if (keys === undefined) {
+      keys = keysOf(absolute, this.#shape);
+      if (this.#byPath.size >= KEYED_PATHS) this.#byPath.clear();
+      this.#byPath.set(absolute, keys);
+    }
+    return keys;
+  }
+}
+
+/** The result cache's key for a path read in `shape`, and the key of its work not yet statted. */
+export function keysOf(absolute: string, shape: string): { readonly key: string; readonly open: string } {
+  const key = `${absolute}|${shape}`;
+  return { key, open: `?${key}` };
+}

@@ -165,7 +165,7 @@ export class Engine {
       .slice(0, 5);
     return {
       ...pool,
-      queued: pool.queued + this.#gate.waiting,
+      queued: pool.queued + this.#gate.waiting + this.#stats.waiting,
       notStarted: this.#gate.waiting,
       media: { started: this.#media.started, recycles: this.#media.recycles },
       stat: this.#stats.stats(),
@@ -193,8 +193,9 @@ export class Engine {
   }
 
   /**
-   * Answers queued reads with `closed`, lets running ones finish (for up to 5 seconds; any
-   * still running then are answered with `closed`), then stops the workers.
+   * Answers queued reads with `closed` (held at the gate, waiting for a stat or for a worker),
+   * lets running ones finish (for up to 5 seconds; any still running then are answered with
+   * `closed`), then stops the workers.
    */
   close(): Promise<void> {
     if (this.#closing !== null) return this.#closing;

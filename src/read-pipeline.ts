@@ -19,7 +19,7 @@ import { markOf, resultBytes, resultOf } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
 import { UNSIZED, type Scheduler } from './scheduler.js';
 import { SingleFlight, type Flight, type Outcome } from './single-flight.js';
-import type { FileStat, StatLane } from './stat-lane.js';
+import { NOT_STATTED, type StatAnswer, type StatLane } from './stat-lane.js';
 import type { GateExit, TurnGate } from './turn-gate.js';
 
 /** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
@@ -97,8 +97,8 @@ export class ReadPipeline implements ReadAnswerer {
       if (!located.ok) throw fail(located.code, located.details, subject);
       const absolute = located.absolute;
       if (req.within !== null && findRoot(req.within, absolute) === null) throw fail('outside_root', { roots: req.within }, subject);
-      // Reads held at the gate and media reads count as queued: `maxQueued` bounds them all.
-      const waiting = gate.waiting + scheduler.queued + media.pending;
+      // Reads held at the gate or waiting for a stat, and media reads, count as queued: `maxQueued` bounds them all.
+      const waiting = gate.waiting + scheduler.queued + media.pending + this.#p.stats.waiting;
       if (waiting >= options.maxQueued) {
         throw fail('overloaded', { queued: waiting, retryAfterMs: scheduler.retryAfterMs(waiting) }, subject);
       }
@@ -218,11 +218,17 @@ export class ReadPipeline implements ReadAnswerer {
    * goes to a worker, which owns the sandbox's verdicts; a cache entry only ever comes from a read
    * that passed them.
    */
-  #statted(read: KnownRead, stat: FileStat | null): ReadResult | Promise<ReadResult> {
+  #statted(read: KnownRead, stat: StatAnswer): ReadResult | Promise<ReadResult> {
     const { req, absolute, deadline, signal, subject, held } = read;
     const { ledger } = this.#p;
     if (this.#p.closing()) throw fail('closed', {}, subject);
     if (isAborted(signal)) throw fail('aborted', { stage: 'queued' }, subject);
+    if (Date.now() >= deadline) throw fail('timeout', { timeoutMs: req.timeoutMs, stage: 'queued' }, subject);
+    // The stat lane gave up on its thread: read as if no cache knew the path.
+    if (stat === NOT_STATTED) {
+      const { key, open, shape, range, startedAt } = read;
+      return this.#miss({ key, open, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
+    }
     if (stat === null) return this.#unstatted(req, absolute, deadline, signal, subject);
     const version = this.#versions.key(absolute, stat);
     // The entry seen before the stat, if it has this version; else the cache may have been filled

@@ -6,11 +6,17 @@ import { workerFile } from './text-pool.js';
 export type { FileStat } from './io/stat-wire.js';
 
 /**
- * Called once with the path's stat: null when it is not a plain regular file, or was not statted
- * (the lane gave up on a stuck thread, or is closed). It must not throw: the lane calls several
- * in a row, and a throw would leave the rest uncalled.
+ * What a stat comes back as: the file's version fields; null when the path is not a plain regular
+ * file; or `NOT_STATTED` when the lane gave up (a stuck or failed stat thread) or is closed.
  */
-export type StatCall = (stat: FileStat | null) => void;
+export type StatAnswer = FileStat | null | typeof NOT_STATTED;
+export const NOT_STATTED = 'not-statted';
+
+/**
+ * Called once with the path's stat. It must not throw: the lane calls several in a row, and a
+ * throw would leave the rest uncalled.
+ */
+export type StatCall = (stat: StatAnswer) => void;
 
 /**
  * Stats asked for in one turn that go to the stat thread; fewer are made on the host. A round
@@ -30,10 +36,19 @@ const MAX_BATCH = 32;
 
 /**
  * A batch unanswered for this long means a stat is stuck in the kernel (a hung network mount):
- * its reads go to the text pool, whose timeouts and recycling handle such files, and the thread
- * is replaced. Healthy batches take about a millisecond.
+ * its reads, and those waiting behind it, are answered `NOT_STATTED` and go to the text pool,
+ * whose timeouts and recycling handle such files. Healthy batches take about a millisecond. A
+ * read's abort or deadline is only looked at once its stat is answered: this bounds the wait.
  */
-const STUCK_MS = 2000;
+const STUCK_MS = 1000;
+
+/**
+ * After a stat thread is given up on, busy turns stat on the host for this long before another
+ * thread is started, doubling while threads keep failing: a path that hangs every stat, or a
+ * thread that cannot start, must not cost a thread a turn.
+ */
+const RESTART_BASE_MS = 1000;
+const RESTART_MAX_MS = 60_000;
 
 interface Sent {
   readonly calls: StatCall[];
@@ -49,8 +64,12 @@ export interface StatLaneStats {
   /** Stats made on the stat thread, and the batches that carried them. */
   readonly onThread: number;
   readonly batches: number;
-  /** Batches given up on as stuck; their reads went to the text pool. */
+  /** Batches given up on (a stuck or failed thread); their reads went to the text pool. */
   readonly abandoned: number;
+  /** Stats asked for and not answered yet. */
+  readonly waiting: number;
+  /** Stat threads given up on (stuck, failed, or failed to start). */
+  readonly lost: number;
 }
 
 /**
@@ -78,6 +97,12 @@ export class StatLane {
   #onThread = 0;
   #batches = 0;
   #abandoned = 0;
+  #lost = 0;
+  /** Stats in the batches at the thread. */
+  #sentStats = 0;
+  /** No thread is started before this (`Date.now()`), after one was given up on. */
+  #restartAt = 0;
+  #restartMs = RESTART_BASE_MS;
 
   /** `maxNumbered` (for tests): paths numbered before the numbering starts over. */
   constructor({ maxNumbered = MAX_NUMBERED }: { maxNumbered?: number } = {}) {
@@ -93,14 +118,19 @@ export class StatLane {
     queueMicrotask(this.#flushNow);
   }
 
-  stats(): StatLaneStats {
-    return { onHost: this.#onHost, onThread: this.#onThread, batches: this.#batches, abandoned: this.#abandoned };
+  /** Stats asked for and not answered yet: reads that wait here count as queued. */
+  get waiting(): number {
+    return this.#paths.length + this.#sentStats;
   }
 
-  /** Answers what waits with null and stops the thread. */
+  stats(): StatLaneStats {
+    return { onHost: this.#onHost, onThread: this.#onThread, batches: this.#batches, abandoned: this.#abandoned, waiting: this.waiting, lost: this.#lost };
+  }
+
+  /** Answers what waits with `NOT_STATTED` and stops the thread. */
   close(): Promise<void> {
     this.#closed = true;
-    this.#answerAll(null);
+    this.#answerAll();
     return this.#drop();
   }
 
@@ -111,8 +141,8 @@ export class StatLane {
 
   #flush(): void {
     if (this.#paths.length === 0) return;
-    if (this.#closed) return this.#answerAll(null);
-    if (this.#paths.length >= MIN_BATCH && !this.#hostOnly) {
+    if (this.#closed) return this.#answerAll();
+    if (this.#paths.length >= MIN_BATCH && !this.#hostOnly && Date.now() >= this.#restartAt) {
       if (this.#ready) {
         // At the limit the next reply flushes, and the batch waiting meanwhile grows.
         while (this.#sent.size < MAX_IN_FLIGHT && this.#paths.length > 0) this.#send();
@@ -153,6 +183,7 @@ export class StatLane {
     // Also what keeps the process alive while a batch is out: the thread itself is unref'd.
     const timer = setTimeout(() => this.#giveUp(), STUCK_MS);
     this.#sent.set(id, { calls, timer });
+    this.#sentStats += calls.length;
     this.#onThread += calls.length;
     this.#batches++;
     const ask: StatAsk = { id, reset, added, numbers };
@@ -164,7 +195,9 @@ export class StatLane {
     // A batch already given up on: its reads were answered.
     if (sent === undefined) return;
     this.#sent.delete(id);
+    this.#sentStats -= sent.calls.length;
     clearTimeout(sent.timer);
+    this.#restartMs = RESTART_BASE_MS;
     for (let i = 0; i < sent.calls.length; i++) (sent.calls[i] as StatCall)(readStat(stats, i));
     this.#flush();
   }
@@ -195,18 +228,17 @@ export class StatLane {
   }
 
   /**
-   * The thread is stuck or gone: its batches' reads are answered null (a text worker then reads
-   * each), and a fresh thread starts at the next busy turn.
+   * The thread is stuck or gone: the reads of its batches, and those waiting to be sent, are
+   * answered `NOT_STATTED` (a text worker then reads each), and no thread starts again for a
+   * while (`RESTART_BASE_MS`).
    */
   #giveUp(): void {
-    const sent = [...this.#sent.values()];
-    this.#sent.clear();
-    this.#abandoned += sent.length;
+    this.#lost++;
+    this.#abandoned += this.#sent.size;
+    this.#restartAt = Date.now() + this.#restartMs;
+    this.#restartMs = Math.min(RESTART_MAX_MS, this.#restartMs * 2);
     void this.#drop();
-    for (const batch of sent) {
-      clearTimeout(batch.timer);
-      for (const call of batch.calls) call(null);
-    }
+    this.#answerAll();
   }
 
   #drop(): Promise<void> {
@@ -221,12 +253,14 @@ export class StatLane {
     );
   }
 
-  #answerAll(stat: null): void {
+  /** Answers every stat not answered yet with `NOT_STATTED`. */
+  #answerAll(): void {
     const calls = [...this.#calls, ...[...this.#sent.values()].flatMap((batch) => batch.calls)];
     for (const batch of this.#sent.values()) clearTimeout(batch.timer);
     this.#sent.clear();
+    this.#sentStats = 0;
     this.#paths = [];
     this.#calls = [];
-    for (const call of calls) call(stat);
+    for (const call of calls) call(NOT_STATTED);
   }
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
-import { StatLane, type FileStat } from '../src/stat-lane.js';
+import { NOT_STATTED, StatLane, type FileStat, type StatAnswer } from '../src/stat-lane.js';
 import { substituteWorkerEntry } from '../src/text-pool.js';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
@@ -31,6 +31,14 @@ afterEach(async () => {
 });
 
 afterAll(() => removeTempDir(ws.base));
+
+/** An engine whose stat thread is the fault worker in `mode` (see test/hostile/workers/stat-faults.mjs). */
+async function engineWithStatFault(mode: 'silent' | 'crash' | 'boot'): Promise<Engine> {
+  process.env.READPOOL_FAULT_STAT = mode;
+  substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
+  engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+  return engine;
+}
 
 const contentOf = async (e: Engine, name: string) => {
   const result = await e.read({ path: name });
@@ -58,7 +66,7 @@ describe('stat lane', () => {
     for (const name of names.slice(0, 8)) await contentOf(engine, name);
     const { stat, cache } = engine.stats();
     expect(cache.result.hits).toBe(8);
-    expect(stat).toEqual({ onHost: 8, onThread: 0, batches: 0, abandoned: 0 });
+    expect(stat).toEqual({ onHost: 8, onThread: 0, batches: 0, abandoned: 0, waiting: 0, lost: 0 });
   });
 
   it('stats a busy turn on the stat thread, with the answers a one-at-a-time read gives', async () => {
@@ -92,25 +100,66 @@ describe('stat lane', () => {
     expect(engine.stats().stat.onThread).toBeGreaterThan(0);
   });
 
-  it('a stat thread that never answers (stuck in the kernel): its reads go to the text pool after 2 s, answered right', async () => {
-    process.env.READPOOL_FAULT_STAT = 'silent';
-    substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
-    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+  it('a stat thread that never answers (stuck in the kernel): its reads and those behind them go to the text pool after 1 s, answered right and recorded', async () => {
+    const faulty = await engineWithStatFault('silent');
     const expected: string[] = [];
-    for (const name of names) expected.push(await contentOf(engine, name));
+    for (const name of names) expected.push(await contentOf(faulty, name));
     // The first busy turn starts the thread; give it time to come up.
-    await Promise.all(names.map((name) => contentOf(engine as Engine, name)));
+    await Promise.all(names.map((name) => contentOf(faulty, name)));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
-    const answers = await Promise.all(names.map((name) => contentOf(engine as Engine, name)));
-    expect(answers).toEqual(expected);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
-    const { stat } = engine.stats();
-    expect(stat.abandoned).toBeGreaterThanOrEqual(1);
-    expect(engine.stats().errors).toEqual({});
+    // Twice the files: two parts of 32 go to the thread, the rest wait behind them.
+    const reads = [...names, ...names].map((name, i) => faulty.read({ path: name, session: `s${i % 2}` }));
+    const answers = await Promise.all(reads);
+    expect(answers.map((answer) => (answer.kind === 'text' ? answer.content : answer.kind))).toEqual([...expected, ...expected]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // Read by a worker, and recorded as read: an edit tool sees the version the session was given.
+    const first = answers[0];
+    expect(faulty.lastRead('s0', names[0] as string)?.version).toBe(first?.version);
+    const { stat } = faulty.stats();
+    expect(stat.abandoned).toBe(2);
+    expect(stat.lost).toBe(1);
+    expect(stat.waiting).toBe(0);
+    expect(faulty.stats().errors).toEqual({});
   }, 20_000);
 
-  it('a stat thread that fails: its reads go to the text pool at once, and a fresh thread serves the next busy turn', async () => {
+  it('a read waiting for its stat answers its abort or its deadline once the stat is given up on', async () => {
+    const faulty = await engineWithStatFault('silent');
+    for (const name of names) await contentOf(faulty, name);
+    await Promise.all(names.map((name) => contentOf(faulty, name)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const controller = new AbortController();
+    const reads = names.map((name, i) =>
+      i === 0 ? faulty.read({ path: name }, { signal: controller.signal }) : i === 1 ? faulty.read({ path: name, timeoutMs: 200 }) : faulty.read({ path: name }),
+    );
+    setTimeout(() => controller.abort(), 10);
+    const settled = await Promise.allSettled(reads);
+    const codes = settled.map((entry) => (entry.status === 'rejected' ? (entry.reason as { code?: string }).code : entry.value.kind));
+    expect(codes.slice(0, 2)).toEqual(['aborted', 'timeout']);
+    expect(codes.slice(2).every((code) => code === 'text')).toBe(true);
+    expect(faulty.stats().errors).toEqual({ aborted: 1, timeout: 1 });
+  }, 20_000);
+
+  it('a stat thread that fails to start is not started again on every busy turn', async () => {
+    const faulty = await engineWithStatFault('boot');
+    const expected: string[] = [];
+    for (const name of names) expected.push(await contentOf(faulty, name));
+    const deadline = Date.now() + 400;
+    let turns = 0;
+    while (Date.now() < deadline) {
+      expect(await Promise.all(names.map((name) => contentOf(faulty, name)))).toEqual(expected);
+      turns++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(turns).toBeGreaterThan(5);
+    // One thread tried and lost; the busy turns after it stat on the host until the backoff ends.
+    expect(faulty.stats().stat.lost).toBe(1);
+    // At most the parts sent before its failure showed.
+    expect(faulty.stats().stat.abandoned).toBeLessThanOrEqual(2);
+    expect(faulty.stats().errors).toEqual({});
+  }, 20_000);
+
+  it('a stat thread that fails: its reads go to the text pool at once, and a fresh thread serves busy turns after a pause', async () => {
     process.env.READPOOL_FAULT_STAT = 'crash';
     substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
     engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
@@ -151,12 +200,12 @@ describe('stat lane', () => {
 });
 
 describe('StatLane on its own', () => {
-  const statOf = (lane: StatLane, file: string) => new Promise<FileStat | null>((resolve) => lane.stat(file, resolve));
+  const statOf = (lane: StatLane, file: string) => new Promise<StatAnswer>((resolve) => lane.stat(file, resolve));
   const expected = (file: string): FileStat | null => {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     return stat?.isFile() === true ? { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs } : null;
   };
-  const fields = (stat: FileStat | null) => (stat === null ? null : { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+  const fields = (stat: StatAnswer) => (stat === null || stat === NOT_STATTED ? stat : { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
 
   it('answers each path as a stat on the host would, when paths are renumbered every batch', async () => {
     // Ten numbered paths at most: each batch of 32 starts the numbering over.
@@ -178,11 +227,11 @@ describe('StatLane on its own', () => {
     }
   });
 
-  it('answers null for what waits when closed, and for what is asked after', async () => {
+  it('answers NOT_STATTED for what waits when closed, and for what is asked after', async () => {
     const lane = new StatLane();
     const waiting = statOf(lane, path.join(ws.root, names[0] as string));
     await lane.close();
-    expect(await waiting).toBeNull();
-    expect(await statOf(lane, path.join(ws.root, names[0] as string))).toBeNull();
+    expect(await waiting).toBe(NOT_STATTED);
+    expect(await statOf(lane, path.join(ws.root, names[0] as string))).toBe(NOT_STATTED);
   });
 });

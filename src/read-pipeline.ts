@@ -1,23 +1,22 @@
 import { LRUCache } from 'lru-cache';
 import { FactsCache } from './cache/file-facts.js';
-import type { ReadMark, SessionLedger } from './cache/sessions.js';
+import type { SessionLedger } from './cache/sessions.js';
 import { findRoot } from './core/containment.js';
 import { describeError } from './dialects/readpool.js';
-import { describeStub } from './dialects/readpool-notices.js';
 import { ReadError } from './errors.js';
 import type { MediaLane } from './media-lane.js';
-import { kindByName } from './media/kind.js';
 import type { ResolvedOptions } from './options.js';
 import { PendingRead, type MissingRead, type ReadAnswerer } from './pending-read.js';
 import { fail, failureOf, subjectOf } from './read-failure.js';
 import type { ReadLedger } from './read-ledger.js';
-import { jobOf, ReadWork } from './read-work.js';
+import { ReadWork } from './read-work.js';
 import { parseFast, parseWithSchema, withDefaults, type ParsedRequest, type ReadRequest } from './request.js';
-import type { ReadResult, UnchangedResult } from './result.js';
-import { isDefaultShape, isSettled, keysOf, PlainKeys, rangeOf, shapeOf, VersionMemo } from './result-keys.js';
-import { markOf, resultBytes, resultOf } from './result-of.js';
+import type { ReadResult } from './result.js';
+import { isDefaultShape, keysOf, PlainKeys, rangeOf, shapeOf, VersionMemo } from './result-keys.js';
+import { resultBytes, resultOf } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
 import { UNSIZED, type Scheduler } from './scheduler.js';
+import { SessionAnswers } from './session-answers.js';
 import { SingleFlight, type Flight, type Outcome } from './single-flight.js';
 import { NOT_STATTED, type StatAnswer, type StatLane } from './stat-lane.js';
 import type { GateExit, TurnGate } from './turn-gate.js';
@@ -53,6 +52,7 @@ export class ReadPipeline implements ReadAnswerer {
   readonly flights = new SingleFlight();
   readonly #versions = new VersionMemo();
   readonly #work: ReadWork;
+  readonly #answers: SessionAnswers;
   /** A request of only a path, and its range and shape strings, built once. */
   readonly #plain: ParsedRequest;
   readonly #plainRange: string;
@@ -68,6 +68,7 @@ export class ReadPipeline implements ReadAnswerer {
     this.results =
       parts.options.cacheBytes === 0 ? null : new LRUCache<string, ReadResult>({ maxSize: parts.options.cacheBytes, sizeCalculation: resultBytes });
     const { options, scheduler, media, ledger } = parts;
+    this.#answers = new SessionAnswers(parts.sessions, parts.ledger, parts.options.settleMs);
     this.#work = new ReadWork({ options, scheduler, media, ledger, flights: this.flights, facts: this.facts, results: this.results });
   }
 
@@ -176,7 +177,6 @@ export class ReadPipeline implements ReadAnswerer {
    * what fails before any work starts.
    */
   #answer(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    const { sessions } = this.#p;
     if (this.#p.closing()) throw fail('closed', {}, subject);
     const startedAt = Date.now();
     const plain = isDefaultShape(req, this.#plain);
@@ -184,8 +184,7 @@ export class ReadPipeline implements ReadAnswerer {
     const asked = plain ? '' : rangeOf(req);
     const range = asked === this.#plainRange ? '' : asked;
     const shape = plain ? this.#plainShape : shapeOf(req, range);
-    const session = req.session;
-    const held = session === null || req.fresh ? undefined : sessions.range(session, absolute, range);
+    const held = this.#answers.held(req, absolute, range);
     const { key, open } = plain ? this.#plainKeys.of(absolute) : keysOf(absolute, shape);
     const cached = this.results?.get(key);
     // A path no cache knows is not statted here: the worker's fstat gives its version, and a
@@ -238,19 +237,19 @@ export class ReadPipeline implements ReadAnswerer {
     // cache may serve): a hit needs the same inode at the same version, so its bytes are the
     // bytes a worker already served from inside a root.
     if (held !== undefined) {
-      if (held.settled && held.version === version) return this.#deliver(this.#stub(held, 'same_version'), req, subject);
+      if (held.settled && held.version === version) return this.#deliver(this.#answers.stub(held, 'same_version'), req, subject);
       // Facts are only kept for settled versions: a match means the same bytes.
       const known = this.facts.get(version);
       if (known !== undefined && known.xxh64 === held.xxh64) {
         ledger.hashHits++;
         held.version = version;
         held.settled = true;
-        return this.#deliver(this.#stub(held, 'same_content'), req, subject);
+        return this.#deliver(this.#answers.stub(held, 'same_content'), req, subject);
       }
     }
     if (cached !== undefined && cached.version === version) {
       ledger.resultHits++;
-      return this.#deliver(this.#remember(cached, req, absolute, held, read.range, read.startedAt), req, subject);
+      return this.#deliver(this.#answers.remember(cached, req, absolute, held, read.range, read.startedAt), req, subject);
     }
     const { key, open, shape, range, startedAt } = read;
     return this.#miss({ key, open, shape, req, absolute, version, size: stat.size, signal, subject, startedAt, deadline, held, range });
@@ -258,16 +257,8 @@ export class ReadPipeline implements ReadAnswerer {
 
   /** A path that is not a plain regular file: a worker (or the media pool, by name) gives the verdict. */
   async #unstatted(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    const { scheduler, media } = this.#p;
     try {
-      const remainingMs = Math.max(1, deadline - Date.now());
-      const kind = req.media ? kindByName(absolute) : null;
-      let outcome: Outcome;
-      if (kind !== null) outcome = await media.run(req, absolute, kind, deadline, remainingMs, signal);
-      else {
-        const first = await scheduler.submit(jobOf(req, absolute, null, deadline), remainingMs, signal, req.session ?? '');
-        outcome = await media.rerouted(first, req, absolute, deadline, remainingMs, signal);
-      }
+      const outcome = await this.#work.unstatted(req, absolute, deadline, signal);
       if (!outcome.ok) throw failureOf(outcome, req, subject);
       return this.#deliver(resultOf(outcome.value, req, this.#p.options), req, subject);
     } catch (error) {
@@ -310,24 +301,7 @@ export class ReadPipeline implements ReadAnswerer {
     }
     if (!outcome.ok) throw failureOf(outcome, read.req, read.subject);
     flight.result ??= resultOf(outcome.value, read.req, this.#p.options);
-    return this.#deliver(this.#remember(flight.result, read.req, read.absolute, read.held, read.range, read.startedAt), read.req, read.subject);
-  }
-
-  /**
-   * What a session is given for a result: a stub when it already holds this very content under
-   * another version (a touch), else the result, recorded as read.
-   */
-  #remember(result: ReadResult, req: ParsedRequest, absolute: string, held: ReadMark | undefined, range: string, startedAt: number): ReadResult {
-    const session = req.session;
-    if (session === null || result.kind === 'unchanged') return result;
-    const settled = isSettled(result.version, startedAt, this.#p.options.settleMs);
-    if (held !== undefined && held.path === result.path && result.xxh64 !== null && result.xxh64 === held.xxh64) {
-      held.version = result.version;
-      held.settled = settled;
-      return this.#stub(held, 'same_content');
-    }
-    this.#p.sessions.record(session, absolute, range, markOf(result, settled));
-    return result;
+    return this.#deliver(this.#answers.remember(flight.result, read.req, read.absolute, read.held, read.range, read.startedAt), read.req, read.subject);
   }
 
   /** Every result passes here once: narrower roots are checked on the canonical place read too. */
@@ -345,23 +319,6 @@ export class ReadPipeline implements ReadAnswerer {
     const readError = error instanceof ReadError ? error : new ReadError('internal', describeError('internal', { message: String(error) }, subject));
     this.#p.ledger.failed(readError.code);
     return readError;
-  }
-
-  #stub(mark: ReadMark, reason: UnchangedResult['reason']): UnchangedResult {
-    this.#p.ledger.stubHits++;
-    return {
-      kind: 'unchanged',
-      reason,
-      path: mark.path,
-      relativePath: mark.relativePath,
-      stub: describeStub(mark),
-      startLine: mark.startLine,
-      endLine: mark.endLine,
-      totalLines: mark.totalLines,
-      version: mark.version,
-      xxh64: mark.xxh64,
-      readAt: mark.readAt,
-    };
   }
 }
 

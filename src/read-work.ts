@@ -43,6 +43,19 @@ export class ReadWork {
     this.#p = parts;
   }
 
+  /**
+   * The outcome for a path that is not a plain regular file (missing, a FIFO, a directory): a
+   * worker gives the verdict, or the media pool for a media name. Not shared, never cached.
+   */
+  async unstatted(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined): Promise<Outcome> {
+    const { scheduler, media } = this.#p;
+    const remainingMs = Math.max(1, deadline - Date.now());
+    const kind = req.media ? kindByName(absolute) : null;
+    if (kind !== null) return media.run(req, absolute, kind, deadline, remainingMs, signal);
+    const first = await scheduler.submit(jobOf(req, absolute, null, deadline), remainingMs, signal, req.session ?? '');
+    return media.rerouted(first, req, absolute, deadline, remainingMs, signal);
+  }
+
   /** True when the path's facts hold a line index: a read of it is worth a stat, to seek. */
   indexed(absolute: string): boolean {
     return this.#indexed.has(absolute);

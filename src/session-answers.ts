@@ -1,0 +1,65 @@
+import type { ReadMark, SessionLedger } from './cache/sessions.js';
+import { describeStub } from './dialects/readpool-notices.js';
+import type { ReadLedger } from './read-ledger.js';
+import type { ParsedRequest } from './request.js';
+import type { ReadResult, UnchangedResult } from './result.js';
+import { isSettled } from './result-keys.js';
+import { markOf } from './result-of.js';
+
+/**
+ * What a session is given for a read, beside the result itself: an `unchanged` stub when it
+ * already holds the content, and the mark of what it was given, for its next read's stub and for
+ * an edit tool's check (`lastRead`, `checkUnchanged`).
+ */
+export class SessionAnswers {
+  readonly #sessions: SessionLedger;
+  readonly #ledger: ReadLedger;
+  readonly #settleMs: number;
+
+  constructor(sessions: SessionLedger, ledger: ReadLedger, settleMs: number) {
+    this.#sessions = sessions;
+    this.#ledger = ledger;
+    this.#settleMs = settleMs;
+  }
+
+  /** The session's mark for this range (`''` for the default range), unless it asked afresh. */
+  held(req: ParsedRequest, absolute: string, range: string): ReadMark | undefined {
+    const session = req.session;
+    return session === null || req.fresh ? undefined : this.#sessions.range(session, absolute, range);
+  }
+
+  /**
+   * A stub when the session already holds this very content under another version (a touch),
+   * else the result, recorded as read.
+   */
+  remember(result: ReadResult, req: ParsedRequest, absolute: string, held: ReadMark | undefined, range: string, startedAt: number): ReadResult {
+    const session = req.session;
+    if (session === null || result.kind === 'unchanged') return result;
+    const settled = isSettled(result.version, startedAt, this.#settleMs);
+    if (held !== undefined && held.path === result.path && result.xxh64 !== null && result.xxh64 === held.xxh64) {
+      held.version = result.version;
+      held.settled = settled;
+      return this.stub(held, 'same_content');
+    }
+    this.#sessions.record(session, absolute, range, markOf(result, settled));
+    return result;
+  }
+
+  /** The stub for a mark the session holds, counted. */
+  stub(mark: ReadMark, reason: UnchangedResult['reason']): UnchangedResult {
+    this.#ledger.stubHits++;
+    return {
+      kind: 'unchanged',
+      reason,
+      path: mark.path,
+      relativePath: mark.relativePath,
+      stub: describeStub(mark),
+      startLine: mark.startLine,
+      endLine: mark.endLine,
+      totalLines: mark.totalLines,
+      version: mark.version,
+      xxh64: mark.xxh64,
+      readAt: mark.readAt,
+    };
+  }
+}

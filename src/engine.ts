@@ -68,7 +68,6 @@ export class Engine {
       maxQueuedBytes: options.maxQueuedBytes,
       batchSize: options.batchSize,
       maxInFlight: inFlightBatches(options.threads),
-      threads: options.threads,
       run: (batch) => pool.run(batch),
       recycle: () => pool.recycle(),
       stuckGraceMs: STUCK_GRACE_MS,

@@ -12,8 +12,6 @@ export interface SchedulerOptions {
   readonly batchSize: number;
   /** Pool tasks in flight at once (the engine sends one a worker thread). */
   readonly maxInFlight: number;
-  /** Worker threads of the pool: a batch takes the backlog's share per thread. */
-  readonly threads: number;
   /** Runs a batch in a worker. */
   readonly run: (batch: JobBatch) => Promise<PoolAnswer[]>;
   /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */

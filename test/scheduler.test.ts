@@ -24,8 +24,7 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
     maxQueuedBytes: options.maxQueuedBytes ?? 1e12,
     batchSize,
     maxInFlight,
-    // One worker holding up to `maxInFlight` batches: the pool stand-in takes every task.
-    threads: 1,
+    // The pool stand-in takes every task: `maxInFlight` workers, one batch each.
     cancel,
     stuckGraceMs: 50,
     recycle: () => {
@@ -90,6 +89,28 @@ describe('Scheduler', () => {
     expect(held[0]?.batch.paths).toEqual(['a', 'b', 'c']);
     held[0]?.finish(['a', 'b', 'c'].map(ok));
     expect((await Promise.all(answers)).every((outcome) => outcome.ok)).toBe(true);
+  });
+
+  it('shares the backlog among the free workers: one that frees up while the others work takes all of it, up to batchSize', async () => {
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2 });
+    const first = ['a', 'b'].map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 10));
+    await tick();
+    // Two free workers, two reads: one each.
+    expect(held.map((h) => h.batch.paths)).toEqual([['a'], ['b']]);
+    const later = Array.from({ length: 10 }, (_, i) => scheduler.submit(spec(`r${i}`), 10_000, undefined, 's', 10));
+    await tick();
+    expect(held).toHaveLength(2);
+    held[0]?.finish([ok('a')]);
+    await first[0];
+    await tick();
+    // The one free worker takes the backlog up to batchSize, not its share among all workers (5).
+    expect(held[2]?.batch.paths).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+    held[1]?.finish([ok('b')]);
+    held[2]?.finish(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7'].map((name) => ok(name)));
+    await tick();
+    expect(held[3]?.batch.paths).toEqual(['r8', 'r9']);
+    held[3]?.finish([ok('r8'), ok('r9')]);
+    expect((await Promise.all([...first, ...later])).every((read) => read.ok)).toBe(true);
   });
 
   it('sets a running read’s shared flag to aborted when its signal fires', async () => {
@@ -260,14 +281,20 @@ describe('Scheduler', () => {
     expect((await Promise.all(answers)).every((outcome) => outcome.ok)).toBe(true);
   });
   it('sends again, alone, a read its worker deferred, and answers it closed when closing finds it running', async () => {
-    // Three batches in flight: room to send 'big' again before its first batch's bookkeeping ends.
     const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 3 });
+    // Two reads out first, one a batch; then 'big' and 'small' share the one free slot's batch.
+    const fillers = ['f1', 'f2'].map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', UNSIZED));
+    await tick();
     const big = scheduler.submit(spec('big'), 10_000, undefined, 's', UNSIZED);
     const small = scheduler.submit(spec('small'), 10_000, undefined, 's', UNSIZED);
     await tick();
-    expect(held.map((h) => h.batch.paths)).toEqual([['big', 'small']]);
+    expect(held.map((h) => h.batch.paths)).toEqual([['f1'], ['f2'], ['big', 'small']]);
+    // One slot free again: room to send 'big' again before its first batch's bookkeeping ends.
+    held[0]?.finish([ok('f1')]);
+    expect((await fillers[0])?.ok).toBe(true);
+    await tick();
     // Its worker found 'big' too large to share the batch: it answers its size instead.
-    held[0]?.finish([{ resend: SOLO_READ_BYTES }, ok('small')]);
+    held[2]?.finish([{ resend: SOLO_READ_BYTES }, ok('small')]);
     // A read submitted before that batch's bookkeeping ends may send 'big' out again at once.
     const other = scheduler.submit(spec('other'), 10_000, undefined, 's', 100);
     expect((await small).ok).toBe(true);
@@ -281,15 +308,21 @@ describe('Scheduler', () => {
     expect(await big).toMatchObject({ ok: false, code: 'closed', details: { stage: 'running' } });
     const answered = await other;
     expect(answered.ok || answered.code === 'closed').toBe(true);
+    expect(await fillers[1]).toMatchObject({ ok: false, code: 'closed' });
   });
   it('answers closed a read its worker deferred after closing began, at once, not at its deadline', async () => {
     const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2 });
     const big = scheduler.submit(spec('big'), 60_000, undefined, 's', UNSIZED);
     const small = scheduler.submit(spec('small'), 60_000, undefined, 's', UNSIZED);
+    // Four reads for two free slots: 'big' shares its batch with 'small'.
+    const rest = ['x1', 'x2'].map((name) => scheduler.submit(spec(name), 60_000, undefined, 's', UNSIZED));
     await tick();
+    expect(held[0]?.batch.paths).toEqual(['big', 'small']);
     const closing = scheduler.close(5_000);
     // The batch comes back after closing emptied the lanes: 'big' must not wait there for good.
     held[0]?.finish([{ resend: SOLO_READ_BYTES }, ok('small')]);
+    held[1]?.finish([ok('x1'), ok('x2')]);
+    expect((await Promise.all(rest)).every((read) => read.ok)).toBe(true);
     expect(await big).toMatchObject({ ok: false, code: 'closed' });
     expect((await small).ok).toBe(true);
     await closing;

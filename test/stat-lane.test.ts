@@ -80,7 +80,7 @@ describe('stat lane', () => {
     expect(together).toEqual(alone);
     expect(after.cache.result.hits - before.cache.result.hits).toBe(FILES);
     expect(after.stat.onThread - before.stat.onThread).toBe(FILES);
-    // In parts of at most 32, so the host answers one while the thread stats the next.
+    // Split between the two free places, so the host answers one part while the thread stats the next.
     expect(after.stat.batches - before.stat.batches).toBeGreaterThanOrEqual(2);
     expect(after.stat.onHost).toBe(before.stat.onHost);
   });

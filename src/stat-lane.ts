@@ -37,12 +37,15 @@ const MAX_IN_FLIGHT = 2;
 const MAX_BATCH = 128;
 
 /**
- * A batch unanswered for this long means a stat is stuck in the kernel (a hung network mount):
- * its reads, and those waiting behind it, are answered `NOT_STATTED` and go to the text pool,
- * whose timeouts and recycling handle such files. Healthy batches take about a millisecond. A
- * read's abort or deadline is only looked at once its stat is answered: this bounds the wait.
+ * A batch unanswered this long after the thread took it up (1 s, and 8 ms a stat) means a stat
+ * is stuck in the kernel (a hung network mount): its reads, and those waiting behind it, are
+ * answered `NOT_STATTED` and go to the text pool, whose timeouts and recycling handle such
+ * files. Healthy batches take about a millisecond; a slow file system's 128 stats may take 16 ms
+ * each before they count as stuck. A read's abort or deadline is only looked at once its stat is
+ * answered: this bounds the wait.
  */
 const STUCK_MS = 1000;
+const STUCK_MS_A_STAT = 8;
 
 /**
  * After a stat thread is given up on, busy turns stat on the host for this long before another
@@ -54,7 +57,6 @@ const RESTART_MAX_MS = 60_000;
 
 interface Sent {
   readonly calls: StatCall[];
-  readonly timer: NodeJS.Timeout;
 }
 
 /** Paths the host and the stat thread number alike; past this both start over. */
@@ -91,7 +93,14 @@ export class StatLane {
   #hostOnly = false;
   #closed = false;
   #nextId = 0;
+  /** Batches at the thread, oldest first: the thread takes them up in this order. */
   readonly #sent = new Map<number, Sent>();
+  /**
+   * The stuck timer of the oldest batch, started when the thread took it up (when it was sent,
+   * or when the batch before it was answered). Also what keeps the process alive while a batch
+   * is out: the thread itself is unref'd.
+   */
+  #watch: NodeJS.Timeout | undefined;
   /** The number each path has at the current stat thread (see `StatAsk`). */
   readonly #numbers = new Map<string, number>();
   readonly #maxNumbered: number;
@@ -182,9 +191,8 @@ export class StatLane {
       numbers[i] = number;
     }
     const id = ++this.#nextId;
-    // Also what keeps the process alive while a batch is out: the thread itself is unref'd.
-    const timer = setTimeout(() => this.#giveUp(), STUCK_MS);
-    this.#sent.set(id, { calls, timer });
+    this.#sent.set(id, { calls });
+    if (this.#sent.size === 1) this.#watchOldest();
     this.#sentStats += calls.length;
     this.#onThread += calls.length;
     this.#batches++;
@@ -198,10 +206,19 @@ export class StatLane {
     if (sent === undefined) return;
     this.#sent.delete(id);
     this.#sentStats -= sent.calls.length;
-    clearTimeout(sent.timer);
+    this.#watchOldest();
     this.#restartMs = RESTART_BASE_MS;
     for (let i = 0; i < sent.calls.length; i++) (sent.calls[i] as StatCall)(readStat(stats, i));
     this.#flush();
+  }
+
+  /** Times the oldest batch at the thread, if any, from now. */
+  #watchOldest(): void {
+    clearTimeout(this.#watch);
+    this.#watch = undefined;
+    const oldest = this.#sent.values().next();
+    if (oldest.done === true) return;
+    this.#watch = setTimeout(() => this.#giveUp(), STUCK_MS + STUCK_MS_A_STAT * oldest.value.calls.length);
   }
 
   /** Starts the stat thread; until it is up, stats are made on the host. */
@@ -258,7 +275,8 @@ export class StatLane {
   /** Answers every stat not answered yet with `NOT_STATTED`. */
   #answerAll(): void {
     const calls = [...this.#calls, ...[...this.#sent.values()].flatMap((batch) => batch.calls)];
-    for (const batch of this.#sent.values()) clearTimeout(batch.timer);
+    clearTimeout(this.#watch);
+    this.#watch = undefined;
     this.#sent.clear();
     this.#sentStats = 0;
     this.#paths = [];

@@ -330,18 +330,22 @@ describe('Scheduler', () => {
 
   it('holds a deferred read to maxQueuedBytes when it comes back sized, with a retry hint', async () => {
     const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2, maxQueuedBytes: 1024 * 1024 });
+    // A read out first; then 'big' and 'small' share the one free slot's batch.
+    const filler = scheduler.submit(spec('filler'), 10_000, undefined, 's', UNSIZED);
+    await tick();
     const big = scheduler.submit(spec('big'), 10_000, undefined, 's', UNSIZED);
     const small = scheduler.submit(spec('small'), 10_000, undefined, 's', UNSIZED);
     await tick();
+    expect(held.map((h) => h.batch.paths)).toEqual([['filler'], ['big', 'small']]);
     // Another read's bytes are admitted meanwhile; 'big' is found to be 1 GiB.
     const sized = scheduler.submit(spec('sized'), 10_000, undefined, 's', 1000);
-    held[0]?.finish([{ resend: 1024 ** 3 }, ok('small')]);
+    held[1]?.finish([{ resend: 1024 ** 3 }, ok('small')]);
     const refused = await big;
     expect(refused).toMatchObject({ ok: false, code: 'overloaded' });
     if (!refused.ok) expect(refused.details.retryAfterMs).toBeGreaterThan(0);
     expect(scheduler.stats().bytesAdmitted).toBe(1000);
     await tick();
-    for (const h of held.slice(1)) h.finish(h.batch.paths.map(ok));
-    expect((await small).ok && (await sized).ok).toBe(true);
+    for (const h of [held[0], ...held.slice(2)]) h?.finish(h.batch.paths.map(ok));
+    expect((await small).ok && (await sized).ok && (await filler).ok).toBe(true);
   });
 });

@@ -28,12 +28,13 @@ afterEach(async () => {
   engine = null;
   substituteWorkerEntry('stat-worker', null);
   delete process.env.READPOOL_FAULT_STAT;
+  delete process.env.READPOOL_FAULT_STAT_MS;
 });
 
 afterAll(() => removeTempDir(ws.base));
 
 /** An engine whose stat thread is the fault worker in `mode` (see test/hostile/workers/stat-faults.mjs). */
-async function engineWithStatFault(mode: 'silent' | 'crash' | 'boot'): Promise<Engine> {
+async function engineWithStatFault(mode: 'silent' | 'crash' | 'boot' | 'slow'): Promise<Engine> {
   process.env.READPOOL_FAULT_STAT = mode;
   substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
   engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
@@ -108,9 +109,14 @@ describe('stat lane', () => {
     await Promise.all(names.map((name) => contentOf(faulty, name)));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
-    // Twice the files: two parts of 32 go to the thread, the rest wait behind them.
-    const reads = [...names, ...names].map((name, i) => faulty.read({ path: name, session: `s${i % 2}` }));
-    const answers = await Promise.all(reads);
+    // One turn's reads fill both places at the thread; the next turn's wait behind them.
+    const earlier = names.map((name, i) => faulty.read({ path: name, session: `s${i % 2}` }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(faulty.stats().stat.waiting).toBe(FILES);
+    const behind = names.map((name, i) => faulty.read({ path: name, session: `s${i % 2}` }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(faulty.stats().stat.waiting).toBe(2 * FILES);
+    const answers = await Promise.all([...earlier, ...behind]);
     expect(answers.map((answer) => (answer.kind === 'text' ? answer.content : answer.kind))).toEqual([...expected, ...expected]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     // Read by a worker, and recorded as read: an edit tool sees the version the session was given.
@@ -121,6 +127,19 @@ describe('stat lane', () => {
     expect(stat.lost).toBe(1);
     expect(stat.waiting).toBe(0);
     expect(faulty.stats().errors).toEqual({});
+  }, 20_000);
+
+  it('a slow but healthy file system (6 ms a stat): batches waiting behind others are not taken for stuck', async () => {
+    process.env.READPOOL_FAULT_STAT_MS = '6';
+    const slow = await engineWithStatFault('slow');
+    const expected: string[] = [];
+    for (const name of names) expected.push(await contentOf(slow, name));
+    await untilThreadAnswers(slow);
+    // Four reads of each file in one turn: two batches of 128, the second waiting about 0.8 s
+    // behind the first before the thread takes it up.
+    const answers = await Promise.all([...names, ...names, ...names, ...names].map((name) => contentOf(slow, name)));
+    expect(answers).toEqual([...expected, ...expected, ...expected, ...expected]);
+    expect(slow.stats().stat).toMatchObject({ abandoned: 0, lost: 0, waiting: 0 });
   }, 20_000);
 
   it('a read waiting for its stat answers its abort or its deadline once the stat is given up on', async () => {

@@ -310,6 +310,21 @@ describe('unchanged-file stubs', () => {
     expect((await engine.read({ path: 'window.txt', session: 's-window', offset: 21, limit: 10 })).kind).toBe('text');
   });
 
+  it('keeps each range a session read of a file: reading another range between two reads of one still earns the stub', async () => {
+    writeGeneratedLines(path.join(root, 'ranges.txt'), 100, logLine);
+    const read = (range: { offset?: number; limit?: number }) => engine.read({ path: 'ranges.txt', session: 's-ranges', ...range });
+    expect((await read({})).kind).toBe('text');
+    expect((await read({ offset: 21, limit: 10 })).kind).toBe('text');
+    expect((await read({ offset: 41, limit: 5 })).kind).toBe('text');
+    // Each range read before answers with its stub, in any order, the whole file's included.
+    expect(await read({})).toMatchObject({ kind: 'unchanged', startLine: 1, endLine: 100 });
+    expect(await read({ offset: 41, limit: 5 })).toMatchObject({ kind: 'unchanged', startLine: 41, endLine: 45 });
+    expect(await read({ offset: 21, limit: 10 })).toMatchObject({ kind: 'unchanged', startLine: 21, endLine: 30 });
+    expect(await read({})).toMatchObject({ kind: 'unchanged', startLine: 1, endLine: 100 });
+    // The read ledger holds the last read of the file that returned content, whatever its range.
+    expect(engine.lastRead('s-ranges', 'ranges.txt')).toMatchObject({ startLine: 41, endLine: 45 });
+  });
+
   it('is defeated by fresh: true, by forgetSession, and is never shared between sessions', async () => {
     await engine.read({ path: 'stub.txt', session: 's-fresh' });
     expect((await engine.read({ path: 'stub.txt', session: 's-fresh', fresh: true })).kind).toBe('text');

@@ -68,11 +68,23 @@ export interface SessionLimits {
   readonly maxEntries: number;
 }
 
+/** A session's last read of a file, and the range it asked for. */
+interface LastOfFile {
+  readonly mark: ReadMark;
+  readonly range: string;
+}
+
+/**
+ * A mark answers stubs for its range only while it is complete. The last read of a file lives in
+ * `files` alone, with its range: most reads are a file's only range, and a second map entry for
+ * each was a tenth of a swarm read's host time. A complete mark moves to `ranges` when a read of
+ * another range of the file replaces it there.
+ */
 interface SessionState {
-  /** (path, range, render) → the last complete read of it. */
+  /** (path, range) → the last complete read of it, for ranges other than the one in `files`. */
   readonly ranges: RecentMap<string, ReadMark>;
-  /** path → the last read of it, complete or not (the read ledger). */
-  readonly files: RecentMap<string, ReadMark>;
+  /** path → the last read of it, complete or not (the read ledger), and its range. */
+  readonly files: RecentMap<string, LastOfFile>;
 }
 
 /**
@@ -95,12 +107,15 @@ export class SessionLedger {
   range(session: string, path: string, range: string): ReadMark | undefined {
     const state = this.#sessions.get(session);
     // Most reads of a swarm are first reads of a session that holds nothing yet.
-    return state === undefined || state.ranges.size === 0 ? undefined : state.ranges.get(rangeKey(path, range));
+    if (state === undefined || state.files.size === 0) return undefined;
+    const last = state.files.get(path);
+    if (last !== undefined && last.range === range) return last.mark.complete ? last.mark : undefined;
+    return state.ranges.size === 0 ? undefined : state.ranges.get(rangeKey(path, range));
   }
 
   /** The session's last read of this file, complete or not. */
   last(session: string, path: string): ReadMark | undefined {
-    return this.#sessions.get(session)?.files.get(path);
+    return this.#sessions.get(session)?.files.get(path)?.mark;
   }
 
   /** Records a read of `path` (as requested, absolute) for the range `range` ('' for the default one). */
@@ -114,10 +129,12 @@ export class SessionLedger {
       this.#sessions.set(session, state);
     }
     this.#latest = session;
-    state.files.set(path, mark);
-    const key = rangeKey(path, range);
-    if (mark.complete) state.ranges.set(key, mark);
-    else state.ranges.delete(key);
+    const previous = state.files.get(path);
+    // The file's last read was of another range: its mark keeps answering for that range.
+    if (previous !== undefined && previous.range !== range && previous.mark.complete) state.ranges.set(rangeKey(path, previous.range), previous.mark);
+    state.files.set(path, { mark, range });
+    // This range's mark lives in `files` now: one kept from before would be stale.
+    if (state.ranges.size > 0) state.ranges.delete(rangeKey(path, range));
   }
 
   /** Forgets everything the session read; true when there was something to forget. */

@@ -79,7 +79,7 @@ export interface StatLaneStats {
 /**
  * Where the host gets the stat that a cache hit rests on. A stat is the largest part of a hit's
  * host-thread CPU (2.8 of 5 µs here), and the host thread is the ceiling on many cores, so in
- * busy turns the stats go to a thread of their own, a batch a turn. Freshness is unchanged: every
+ * busy turns the stats go to a thread of their own, in batches. Freshness is unchanged: every
  * stat, on either thread, is made after the read that asked for it arrived, so a read still sees
  * every write that finished before it was asked for.
  */

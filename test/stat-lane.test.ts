@@ -41,6 +41,18 @@ async function engineWithStatFault(mode: 'silent' | 'crash' | 'boot' | 'slow'): 
   return engine;
 }
 
+/**
+ * Reads every file once (the result cache fills), then all at once (a busy turn starts the stat
+ * thread), and gives the thread time to come up. The files' contents, in order.
+ */
+async function primed(e: Engine): Promise<string[]> {
+  const expected: string[] = [];
+  for (const name of names) expected.push(await contentOf(e, name));
+  await Promise.all(names.map((name) => contentOf(e, name)));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return expected;
+}
+
 const contentOf = async (e: Engine, name: string) => {
   const result = await e.read({ path: name });
   if (result.kind !== 'text') throw new Error(`expected text for ${name}, got ${result.kind}`);
@@ -103,11 +115,7 @@ describe('stat lane', () => {
 
   it('a stat thread that never answers (stuck in the kernel): its reads and those behind them go to the text pool after 1 s, answered right and recorded', async () => {
     const faulty = await engineWithStatFault('silent');
-    const expected: string[] = [];
-    for (const name of names) expected.push(await contentOf(faulty, name));
-    // The first busy turn starts the thread; give it time to come up.
-    await Promise.all(names.map((name) => contentOf(faulty, name)));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const expected = await primed(faulty);
     const started = Date.now();
     // One turn's reads fill both places at the thread; the next turn's wait behind them.
     const earlier = names.map((name, i) => faulty.read({ path: name, session: `s${i % 2}` }));
@@ -144,9 +152,7 @@ describe('stat lane', () => {
 
   it('a read waiting for its stat answers its abort or its deadline once the stat is given up on', async () => {
     const faulty = await engineWithStatFault('silent');
-    for (const name of names) await contentOf(faulty, name);
-    await Promise.all(names.map((name) => contentOf(faulty, name)));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await primed(faulty);
     const controller = new AbortController();
     const reads = names.map((name, i) =>
       i === 0 ? faulty.read({ path: name }, { signal: controller.signal }) : i === 1 ? faulty.read({ path: name, timeoutMs: 200 }) : faulty.read({ path: name }),
@@ -179,39 +185,33 @@ describe('stat lane', () => {
   }, 20_000);
 
   it('a stat thread that fails: its reads go to the text pool at once, and a fresh thread serves busy turns after a pause', async () => {
-    process.env.READPOOL_FAULT_STAT = 'crash';
-    substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
-    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    const faulty = await engineWithStatFault('crash');
     const expected: string[] = [];
-    for (const name of names) expected.push(await contentOf(engine, name));
+    for (const name of names) expected.push(await contentOf(faulty, name));
     const deadline = Date.now() + 10_000;
-    while (engine.stats().stat.abandoned === 0) {
+    while (faulty.stats().stat.abandoned === 0) {
       if (Date.now() > deadline) throw new Error('the failing stat thread was never given up on');
-      expect(await Promise.all(names.map((name) => contentOf(engine as Engine, name)))).toEqual(expected);
+      expect(await Promise.all(names.map((name) => contentOf(faulty, name)))).toEqual(expected);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // The built thread again: the next busy turns are served by it.
     substituteWorkerEntry('stat-worker', null);
-    const abandoned = engine.stats().stat.abandoned;
-    await untilThreadAnswers(engine);
-    const before = engine.stats().stat.onThread;
-    expect(await Promise.all(names.map((name) => contentOf(engine as Engine, name)))).toEqual(expected);
-    expect(engine.stats().stat.onThread).toBeGreaterThan(before);
-    expect(engine.stats().stat.abandoned).toBe(abandoned);
-    expect(engine.stats().errors).toEqual({});
+    const abandoned = faulty.stats().stat.abandoned;
+    await untilThreadAnswers(faulty);
+    const before = faulty.stats().stat.onThread;
+    expect(await Promise.all(names.map((name) => contentOf(faulty, name)))).toEqual(expected);
+    expect(faulty.stats().stat.onThread).toBeGreaterThan(before);
+    expect(faulty.stats().stat.abandoned).toBe(abandoned);
+    expect(faulty.stats().errors).toEqual({});
   }, 30_000);
 
   it('answers closed for reads waiting on the stat thread when the engine closes', async () => {
-    process.env.READPOOL_FAULT_STAT = 'silent';
-    substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
-    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
-    for (const name of names) await contentOf(engine, name);
-    await Promise.all(names.map((name) => contentOf(engine as Engine, name)));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const waiting = Promise.allSettled(names.map((name) => contentOf(engine as Engine, name)));
+    const faulty = await engineWithStatFault('silent');
+    await primed(faulty);
+    const waiting = Promise.allSettled(names.map((name) => contentOf(faulty, name)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = Date.now();
-    await engine.close();
+    await faulty.close();
     const settled = await waiting;
     expect(Date.now() - started).toBeLessThan(1500);
     expect(settled.every((entry) => entry.status === 'rejected' && (entry.reason as { code?: string }).code === 'closed')).toBe(true);

@@ -165,8 +165,7 @@ export class ReadPipeline implements ReadAnswerer {
   /** After the gate: the answer as a promise; a failure is rejected, counted once. */
   #serve(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
     try {
-      const answer = this.#answer(req, absolute, deadline, signal, subject);
-      return answer instanceof Promise ? answer : Promise.resolve(answer);
+      return this.#answer(req, absolute, deadline, signal, subject);
     } catch (error) {
       return Promise.reject(this.failed(error, subject));
     }

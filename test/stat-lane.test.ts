@@ -46,8 +46,7 @@ async function engineWithStatFault(mode: 'silent' | 'crash' | 'boot' | 'slow'): 
  * thread), and gives the thread time to come up. The files' contents, in order.
  */
 async function primed(e: Engine): Promise<string[]> {
-  const expected: string[] = [];
-  for (const name of names) expected.push(await contentOf(e, name));
+  const expected = await oneByOne(e);
   await Promise.all(names.map((name) => contentOf(e, name)));
   await new Promise((resolve) => setTimeout(resolve, 300));
   return expected;
@@ -58,6 +57,13 @@ const contentOf = async (e: Engine, name: string) => {
   if (result.kind !== 'text') throw new Error(`expected text for ${name}, got ${result.kind}`);
   return result.content;
 };
+
+/** Every file's content, read one at a time (each read fills the result cache). */
+async function oneByOne(e: Engine): Promise<string[]> {
+  const contents: string[] = [];
+  for (const name of names) contents.push(await contentOf(e, name));
+  return contents;
+}
 
 /** Reads every file at once (a busy turn), round after round, until the stat thread has answered one. */
 async function untilThreadAnswers(e: Engine): Promise<void> {
@@ -84,8 +90,7 @@ describe('stat lane', () => {
 
   it('stats a busy turn on the stat thread, with the answers a one-at-a-time read gives', async () => {
     engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
-    const alone: string[] = [];
-    for (const name of names) alone.push(await contentOf(engine, name));
+    const alone = await oneByOne(engine);
     await untilThreadAnswers(engine);
     const before = engine.stats();
     const together = await Promise.all(names.map((name) => contentOf(engine as Engine, name)));
@@ -140,8 +145,7 @@ describe('stat lane', () => {
   it('a slow but healthy file system (6 ms a stat): batches waiting behind others are not taken for stuck', async () => {
     process.env.READPOOL_FAULT_STAT_MS = '6';
     const slow = await engineWithStatFault('slow');
-    const expected: string[] = [];
-    for (const name of names) expected.push(await contentOf(slow, name));
+    const expected = await oneByOne(slow);
     await untilThreadAnswers(slow);
     // Four reads of each file in one turn: two batches of 128, the second waiting about 0.8 s
     // behind the first before the thread takes it up.
@@ -167,8 +171,7 @@ describe('stat lane', () => {
 
   it('a stat thread that fails to start is not started again on every busy turn', async () => {
     const faulty = await engineWithStatFault('boot');
-    const expected: string[] = [];
-    for (const name of names) expected.push(await contentOf(faulty, name));
+    const expected = await oneByOne(faulty);
     const deadline = Date.now() + 400;
     let turns = 0;
     while (Date.now() < deadline) {
@@ -186,8 +189,7 @@ describe('stat lane', () => {
 
   it('a stat thread that fails: its reads go to the text pool at once, and a fresh thread serves busy turns after a pause', async () => {
     const faulty = await engineWithStatFault('crash');
-    const expected: string[] = [];
-    for (const name of names) expected.push(await contentOf(faulty, name));
+    const expected = await oneByOne(faulty);
     const deadline = Date.now() + 10_000;
     while (faulty.stats().stat.abandoned === 0) {
       if (Date.now() > deadline) throw new Error('the failing stat thread was never given up on');

@@ -49,8 +49,9 @@ export class PendingRead implements FlightWaiter {
   readonly signal: AbortSignal | undefined;
   readonly #answerer: ReadAnswerer;
   readonly #read: MissingRead;
-  readonly #resolve: (result: ReadResult) => void;
-  readonly #reject: (error: ReadError) => void;
+  /** The caller's promise; `ignore` once settled (see `answer`). */
+  #resolve: (result: ReadResult) => void;
+  #reject: (error: ReadError) => void;
 
   constructor(answerer: ReadAnswerer, read: MissingRead, resolve: (result: ReadResult) => void, reject: (error: ReadError) => void) {
     this.#answerer = answerer;
@@ -62,12 +63,19 @@ export class PendingRead implements FlightWaiter {
   }
 
   answer(outcome: Outcome, flight: Flight): void {
+    // Answered once, and then holding nothing of the answer: a settled waiter can outlive its read
+    // in a retired table of the deadline set until a full GC (see README, "Where the time goes").
+    const resolve = this.#resolve;
+    const reject = this.#reject;
+    this.#resolve = ignore;
+    this.#reject = ignore;
+    this.flight = null;
     try {
       const answered = this.#answerer.answer(this.#read, outcome, flight);
-      if (answered instanceof Promise) answered.then(this.#resolve, this.#reject);
-      else this.#resolve(answered);
+      if (answered instanceof Promise) answered.then(resolve, reject);
+      else resolve(answered);
     } catch (error) {
-      this.#reject(this.#answerer.failed(error, this.#read.subject));
+      reject(this.#answerer.failed(error, this.#read.subject));
     }
   }
 
@@ -81,3 +89,5 @@ export class PendingRead implements FlightWaiter {
     this.#answerer.flights.leave(this, { ok: false, code: 'aborted', details: { stage: 'queued' } });
   }
 }
+
+function ignore(): void {}

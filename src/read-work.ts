@@ -24,6 +24,8 @@ const SEEK_COST_BYTES = 4 * 1024 * 1024;
 /** Large files with a line index, by path: a read of one is statted, to seek by its version's index. */
 const INDEXED_PATHS = 4096;
 
+const never = (): boolean => false;
+
 export interface WorkParts {
   readonly options: ResolvedOptions;
   readonly scheduler: Scheduler;
@@ -81,11 +83,13 @@ export class ReadWork {
       // its own deadline, and the last to leave cancels the work through the hook.
       const hook: CancelHook = {};
       let rerouteStop: AbortController | null = null;
-      flight.cancel = () => {
+      const cancel = () => {
         hook.cancel?.();
         rerouteStop?.abort();
       };
-      if (version === null) flight.joinable = () => hook.sent?.() === false;
+      flight.cancel = cancel;
+      const joinable = () => hook.sent?.() === false;
+      if (version === null) flight.joinable = joinable;
       scheduler.enqueue(jobOf(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, hook, (outcome) => {
         if (outcome.ok || outcome.code !== 'binary_file') return land(outcome);
         rerouteStop = new AbortController();
@@ -93,8 +97,9 @@ export class ReadWork {
       });
     } else {
       const controller = new AbortController();
-      flight.cancel = () => controller.abort();
-      flight.joinable = () => false;
+      const cancel = () => controller.abort();
+      flight.cancel = cancel;
+      flight.joinable = never;
       void media.run(req, absolute, kind, deadline, options.timeoutMs, controller.signal).then(land);
     }
     return flight;

@@ -1,7 +1,7 @@
 import { HOLD, Lanes, RetryLane } from './lanes.js';
 import { recordMs, SchedulerClock } from './latency.js';
 import type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
-import { failure, newTicket, type Batch, type Ticket } from './ticket.js';
+import { answered, failure, newTicket, type Batch, type Ticket } from './ticket.js';
 import { CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
 
 /** The `cost` of a read whose file was not statted: counted as small until a worker says otherwise. */
@@ -80,8 +80,9 @@ export class Scheduler {
       signal?.addEventListener('abort', onAbort, { once: true });
       ticket.onAbort = onAbort;
       if (hook !== undefined) {
+        const sent = () => ticket.state !== 'queued';
         hook.cancel = onAbort;
-        hook.sent = () => ticket.state !== 'queued';
+        hook.sent = sent;
       }
     }
     this.#lanes.push(ticket);
@@ -163,7 +164,11 @@ export class Scheduler {
     clearTimeout(ticket.timer);
     if (ticket.onAbort !== undefined) ticket.signal?.removeEventListener('abort', ticket.onAbort);
     recordMs(this.#clock.total, now - ticket.submittedAt);
-    ticket.resolve(outcome);
+    // A settled ticket can outlive its read (a Set's retired table keeps what it held until a
+    // full GC): without the caller's callback it keeps nothing of the answer alive with it.
+    const resolve = ticket.resolve;
+    ticket.resolve = answered;
+    resolve(outcome);
   }
 
   #scheduleDispatch(): void {
@@ -277,6 +282,7 @@ export class Scheduler {
             if ('resend' in outcome) this.#resend(ticket, outcome.resend);
             else this.#settle(ticket, outcome, CANCEL.none, now);
           }
+          outcomes.length = 0;
         },
         (error: unknown) => {
           // The worker died (out of memory, stopped), taking every task it held. One read may

@@ -23,6 +23,12 @@ export interface FlightWaiter extends Expiring {
   handleEvent(): void;
 }
 
+/**
+ * What a flight answered and emptied holds in place of its outcome: never seen by a caller, since
+ * no one can join such a flight; should one ever, it is told plainly instead of waiting forever.
+ */
+const SETTLED: Outcome = Object.freeze({ ok: false, code: 'internal', details: Object.freeze({ message: 'joined a read that had already been answered' }) });
+
 /** Identical work in flight, shared by every caller that asks for it while it runs. */
 export class Flight {
   /** Stops the shared work: called when its last waiter has left. */
@@ -75,8 +81,15 @@ export class SingleFlight {
   settle(flight: Flight, outcome: Outcome): void {
     if (this.#flights.get(flight.key) === flight) this.#flights.delete(flight.key);
     flight.outcome = outcome;
+    if (flight.waiters.size === 0) return;
     for (const waiter of flight.waiters) this.#finish(waiter, flight, outcome);
     flight.waiters.clear();
+    // Out of the map and every waiter answered, so nothing can join it now. A flight settled
+    // before anyone joined (its start failed at once) keeps its outcome for the caller that
+    // started it. Letting go of the answer matters because a retired table of the flight map can
+    // keep a settled flight until a full GC (see README, "Where the time goes").
+    flight.outcome = SETTLED;
+    flight.result = null;
   }
 
   /** Waits for a flight with the waiter's own deadline and signal; it is answered through `answer`. */

@@ -142,7 +142,9 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
   const retiring = new Set<Promise<void>>();
   return {
     run: async (batch) => {
-      const outcomes = (await current.run(batch)).map((wire, i) => decodeOutcome(wire, batch.paths[i] ?? ''));
+      const wires = await current.run(batch);
+      const outcomes = wires.map((wire, i) => decodeOutcome(wire, batch.paths[i] ?? ''));
+      wires.length = 0;
       failures = 0;
       return outcomes;
     },

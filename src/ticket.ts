@@ -8,7 +8,8 @@ export interface Ticket {
   cost: number;
   /** When it was sent to a worker. */
   sentAt: number;
-  readonly resolve: (outcome: JobOutcome) => void;
+  /** The caller's answer; `answered` once called, so that a settled ticket holds no outcome. */
+  resolve: (outcome: JobOutcome) => void;
   readonly submittedAt: number;
   /** The caller's signal, listened to with `onAbort` until the read is answered. */
   readonly signal: AbortSignal | undefined;
@@ -32,6 +33,9 @@ export interface Batch {
   /** Set once every read was answered by abort or timeout while the batch still runs. */
   stuckTimer: NodeJS.Timeout | undefined;
 }
+
+/** What a settled ticket's `resolve` becomes (see `Scheduler.#settle`). */
+export function answered(): void {}
 
 /** A read just queued: not sent, no cancel slot, no batch, no deadline timer yet. */
 export function newTicket(job: JobSpec, lane: string, cost: number, signal: AbortSignal | undefined, resolve: (outcome: JobOutcome) => void): Ticket {

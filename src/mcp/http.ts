@@ -63,10 +63,11 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
           onsessioninitialized: (sid) => void transports.set(sid, created),
           onsessionclosed: (sid) => void transports.delete(sid),
         });
-        created.onclose = () => {
+        const forget = () => {
           if (created.sessionId !== undefined) transports.delete(created.sessionId);
           options.engine.forgetSession(session);
         };
+        created.onclose = forget;
         await mcp.connect(created);
         transport = created;
       }

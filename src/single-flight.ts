@@ -29,6 +29,11 @@ export interface FlightWaiter extends Expiring {
  */
 const SETTLED: Outcome = Object.freeze({ ok: false, code: 'internal', details: Object.freeze({ message: 'joined a read that had already been answered' }) });
 
+/** A settled flight's `cancel` and `joinable`: its work is over, and the work's closures (which hold the read) are let go. */
+function workDone(): false {
+  return false;
+}
+
 /** Identical work in flight, shared by every caller that asks for it while it runs. */
 export class Flight {
   /** Stops the shared work: called when its last waiter has left. */
@@ -90,6 +95,8 @@ export class SingleFlight {
     // keep a settled flight until a full GC (see README, "Where the time goes").
     flight.outcome = SETTLED;
     flight.result = null;
+    flight.cancel = workDone;
+    flight.joinable = workDone;
   }
 
   /** Waits for a flight with the waiter's own deadline and signal; it is answered through `answer`. */

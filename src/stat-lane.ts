@@ -208,7 +208,10 @@ export class StatLane {
     this.#sentStats -= sent.calls.length;
     this.#watchOldest();
     this.#restartMs = RESTART_BASE_MS;
-    for (let i = 0; i < sent.calls.length; i++) (sent.calls[i] as StatCall)(readStat(stats, i));
+    const { calls } = sent;
+    for (let i = 0; i < calls.length; i++) (calls[i] as StatCall)(readStat(stats, i));
+    // A retired table of `#sent` can keep this batch until a full GC: it keeps no reads with it.
+    calls.length = 0;
     this.#flush();
   }
 

@@ -16,7 +16,8 @@ export interface GatePlace {
 }
 
 interface Waiter extends GatePlace {
-  readonly call: GateCall;
+  /** The read's call; `answered` once called (see `answer`). */
+  call: GateCall;
   /** `Date.now()` after which the read answers `timeout` instead of waiting on. */
   readonly deadline: number;
   done: boolean;
@@ -126,14 +127,14 @@ export class TurnGate {
     this.#waiting = 0;
     clearTimeout(this.#sweep);
     this.#sweep = undefined;
-    for (const waiter of admitted) waiter.call(null);
+    for (const waiter of admitted) answer(waiter, null);
   }
 
   #leave(waiter: Waiter, why: GateExit): void {
     if (waiter.done) return;
     waiter.done = true;
     this.#waiting--;
-    waiter.call(why);
+    answer(waiter, why);
   }
 
   /** Answers `timeout` for reads past their deadline; sweeps again while any wait. */
@@ -195,6 +196,18 @@ export class TurnGate {
     }
     // Out of budget: the next turn goes on. Out of room: `pump()` goes on when work completes.
     if (this.#waiting > 0 && this.#used >= this.#perTurn) this.#scheduleReset();
-    for (const waiter of admitted) waiter.call(null);
+    for (const waiter of admitted) answer(waiter, null);
   }
 }
+
+/**
+ * Calls a waiter's call once, leaving it holding nothing of its read: a waiter can outlive its turn
+ * in a lane array or a retired table of the lane map until a full GC (README, "Where the time goes").
+ */
+function answer(waiter: Waiter, exit: GateExit | null): void {
+  const call = waiter.call;
+  waiter.call = answered;
+  call(exit);
+}
+
+function answered(): void {}

@@ -27,8 +27,8 @@ export default tseslint.config(
         'error',
         { selector: 'TSEnumDeclaration', message: 'Use an as-const object, not an enum.' },
         {
-          selector: 'AssignmentExpression[operator="="][left.type="MemberExpression"] > :matches(ArrowFunctionExpression, FunctionExpression).right',
-          message: 'Assign a function from a local or a named function, not a literal: V8 allocates a function literal assigned to a property in the old generation, where it keeps what it captures alive until a full GC.',
+          selector: 'AssignmentExpression[operator=/^(=|\\?\\?=|\\|\\|=|&&=)$/][left.type="MemberExpression"] > :matches(ArrowFunctionExpression, FunctionExpression).right',
+          message: 'Assign a function from a local const or a function declaration, not a literal: V8 allocates a function literal assigned to a property in the old generation, where it keeps what it captures alive until a full GC.',
         },
       ],
     },

@@ -237,6 +237,29 @@ describe('scheduling errors', () => {
     expect(narrow.stats().answered - answeredBefore).toBe(50);
   });
 
+  it('answers overloaded for a read the byte admission refuses at once, beside one it admitted', async () => {
+    // Sized reads (paths the cache knows, changed since; settleMs 0 lets fresh versions be cached):
+    // the first is admitted alone, the second would take the bytes queued past maxQueuedBytes and
+    // is refused while its work is started, before its caller waits for that work.
+    const bytes = await createEngine({ root, threads: 1, batchSize: 1, maxQueuedBytes: 300, settleMs: 0 });
+    try {
+      writeFile(root, 'sized-a.txt', 'a'.repeat(199) + '\n');
+      writeFile(root, 'sized-b.txt', 'b'.repeat(199) + '\n');
+      await Promise.all([bytes.read({ path: 'sized-a.txt' }), bytes.read({ path: 'sized-b.txt' })]);
+      writeFile(root, 'sized-a.txt', 'A'.repeat(249) + '\n');
+      writeFile(root, 'sized-b.txt', 'B'.repeat(249) + '\n');
+      const [first, second] = await Promise.allSettled([bytes.read({ path: 'sized-a.txt' }), bytes.read({ path: 'sized-b.txt' })]);
+      expect(first.status).toBe('fulfilled');
+      expect(second.status).toBe('rejected');
+      const error = second.status === 'rejected' ? second.reason : null;
+      expect(error).toBeInstanceOf(ReadError);
+      expect((error as ReadError).code).toBe('overloaded');
+      expect((error as ReadError).details.retryAfterMs).toBeGreaterThan(0);
+    } finally {
+      await bytes.close();
+    }
+  });
+
   it('answers aborted for a signal aborted before the call', async () => {
     const controller = new AbortController();
     controller.abort();

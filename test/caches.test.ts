@@ -386,6 +386,26 @@ describe('the read ledger for edit tools', () => {
 });
 
 describe('session state bounds', () => {
+  it('forgets the least recently active session first when a new one would exceed maxSessions', async () => {
+    const two = await createEngine({ root, threads: 1, maxSessions: 2 });
+    try {
+      writeFile(root, 'bounds/recent.txt', 'recent\n');
+      writeFile(root, 'bounds/other.txt', 'other\n');
+      await two.read({ path: 'bounds/recent.txt', session: 'a' });
+      await two.read({ path: 'bounds/recent.txt', session: 'b' });
+      // `a` reads again after `b`, so `b` is now the least recently active.
+      await two.read({ path: 'bounds/other.txt', session: 'a' });
+      await two.read({ path: 'bounds/recent.txt', session: 'c' });
+      expect(two.stats().cache.sessions.sessions).toBe(2);
+      expect(two.lastRead('b', 'bounds/recent.txt')).toBeNull();
+      expect(two.lastRead('a', 'bounds/recent.txt')).not.toBeNull();
+      expect(two.lastRead('a', 'bounds/other.txt')).not.toBeNull();
+      expect(two.lastRead('c', 'bounds/recent.txt')).not.toBeNull();
+    } finally {
+      await two.close();
+    }
+  });
+
   it('stays within maxSessions and maxSessionEntries under 100 000 distinct reads', async () => {
     const bounded = await createEngine({ root, threads: 2, maxSessions: 8, maxSessionEntries: 16, settleMs: 0 });
     try {

@@ -85,6 +85,8 @@ interface SessionState {
   readonly ranges: RecentMap<string, ReadMark>;
   /** path → the last read of it, complete or not (the read ledger), and its range. */
   readonly files: RecentMap<string, LastOfFile>;
+  /** The ledger's write count at this session's last write: the least recent is forgotten first. */
+  written: number;
 }
 
 /**
@@ -94,13 +96,17 @@ interface SessionState {
  */
 export class SessionLedger {
   readonly #limits: SessionLimits;
-  readonly #sessions: RecentMap<string, SessionState>;
-  /** The session written last, which needs no refresh in `#sessions`. */
-  #latest: string | null = null;
+  /**
+   * Sessions by name. Recency is a write count kept in each session, not the map's order: moving
+   * a session to the map's end on every write was two map operations a read in a swarm, whose
+   * sessions take turns. Forgetting one (only when a new session would exceed `maxSessions`)
+   * scans for the least recently written instead.
+   */
+  readonly #sessions = new Map<string, SessionState>();
+  #writes = 0;
 
   constructor(limits: SessionLimits) {
     this.#limits = limits;
-    this.#sessions = new RecentMap<string, SessionState>(limits.maxSessions);
   }
 
   /** The session's last complete read of this range, if it still holds one. */
@@ -123,12 +129,11 @@ export class SessionLedger {
     let state = this.#sessions.get(session);
     if (state === undefined) {
       const max = this.#limits.maxEntries;
-      state = { ranges: new RecentMap(max), files: new RecentMap(max) };
-      this.#sessions.set(session, state);
-    } else if (session !== this.#latest) {
+      state = { ranges: new RecentMap(max), files: new RecentMap(max), written: 0 };
+      if (this.#sessions.size >= this.#limits.maxSessions) this.#forgetLeastRecent();
       this.#sessions.set(session, state);
     }
-    this.#latest = session;
+    state.written = ++this.#writes;
     const previous = state.files.get(path);
     // The file's last read was of another range: its mark keeps answering for that range.
     if (previous !== undefined && previous.range !== range && previous.mark.complete) state.ranges.set(rangeKey(path, previous.range), previous.mark);
@@ -139,7 +144,6 @@ export class SessionLedger {
 
   /** Forgets everything the session read; true when there was something to forget. */
   forget(session: string): boolean {
-    if (session === this.#latest) this.#latest = null;
     return this.#sessions.delete(session);
   }
 
@@ -147,6 +151,18 @@ export class SessionLedger {
     let entries = 0;
     for (const state of this.#sessions.values()) entries += state.ranges.size + state.files.size;
     return { sessions: this.#sessions.size, entries };
+  }
+
+  #forgetLeastRecent(): void {
+    let oldest: string | undefined;
+    let oldestWrite = Infinity;
+    for (const [session, state] of this.#sessions) {
+      if (state.written < oldestWrite) {
+        oldest = session;
+        oldestWrite = state.written;
+      }
+    }
+    if (oldest !== undefined) this.#sessions.delete(oldest);
   }
 }
 

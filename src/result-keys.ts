@@ -3,16 +3,8 @@
  * unchanged-file stub stands for), and everything that shapes a result besides the file.
  */
 import type { RenderSpec } from './core/line-format.js';
-import type { FileStat } from './io/stat-wire.js';
+import { versionKey, type FileStat } from './io/stat-wire.js';
 import type { ParsedRequest } from './request.js';
-
-/**
- * `dev:ino:size:mtimeMs:ctimeMs`: changes whenever the file may have changed. The worker writes
- * the same string from its bigint `fstat` (`versionOf` in io/read-file.ts).
- */
-export function versionKey(stat: FileStat): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
-}
 
 interface Remembered {
   readonly dev: number;

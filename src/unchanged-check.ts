@@ -5,7 +5,7 @@ import { ReadError } from './errors.js';
 import { statFile } from './io/probe.js';
 import type { ReadLedger } from './read-ledger.js';
 import type { ReadPipeline } from './read-pipeline.js';
-import { versionKey } from './result-keys.js';
+import { versionKey } from './io/stat-wire.js';
 import type { Sandbox } from './sandbox.js';
 
 /** What the check reads: the engine's sandbox, session marks, counters and read path. */

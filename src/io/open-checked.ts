@@ -15,7 +15,11 @@ const PSEUDO_ROOTS = ['/proc/', '/sys/', '/dev/'];
 
 export interface OpenedFile {
   readonly fd: number;
-  readonly stat: fs.BigIntStats;
+  /**
+   * A plain stat, the one the host makes for a cache hit: the version is written from it by the
+   * same function on both threads (`versionKey`).
+   */
+  readonly stat: fs.Stats;
   /** Canonical path of the descriptor, checked to be inside a root. */
   readonly path: string;
   readonly relativePath: string;
@@ -56,14 +60,14 @@ export const DEFAULT_STRATEGY: OpenStrategy = HAS_PROC_FD ? 'handle' : 'realpath
 function openThroughHandle(context: ReaderContext, requested: string): OpenedFile {
   let handle = openOrRefuse(context, requested, requested, O_PATH | O_NOFOLLOW);
   try {
-    let stat = fs.fstatSync(handle, { bigint: true });
+    let stat = fs.fstatSync(handle);
     if (stat.isSymbolicLink()) {
       fs.closeSync(handle);
       handle = -1;
       const target = realpathOrRefuse(context, requested);
       checkPlace(context, target);
       handle = openOrRefuse(context, target, requested, O_PATH | O_NOFOLLOW);
-      stat = fs.fstatSync(handle, { bigint: true });
+      stat = fs.fstatSync(handle);
       if (stat.isSymbolicLink()) throw new Refusal('changed_during_read', { stage: 'open' });
     }
     const actual = fs.readlinkSync(`${PROC_FD}${handle}`);
@@ -87,9 +91,9 @@ function openThroughRealpath(context: ReaderContext, requested: string): OpenedF
   // ELOOP here means the last component became a link after it was resolved: a race.
   const fd = openOrRefuse(context, canonical, requested, READ_FLAGS);
   try {
-    const stat = fs.fstatSync(fd, { bigint: true });
+    const stat = fs.fstatSync(fd);
     checkKind(stat);
-    const again = fs.statSync(canonical, { bigint: true });
+    const again = fs.statSync(canonical);
     if (again.dev !== stat.dev || again.ino !== stat.ino) throw new Refusal('changed_during_read', { stage: 'open' });
     return { fd, stat, path: canonical, relativePath };
   } catch (error) {
@@ -111,7 +115,7 @@ function checkPlace(context: ReaderContext, canonical: string): string {
   return relativePath;
 }
 
-function checkKind(stat: fs.BigIntStats): void {
+function checkKind(stat: fs.Stats): void {
   if (stat.isDirectory()) throw new Refusal('is_directory');
   if (!stat.isFile()) throw new Refusal('not_regular_file', { type: fileType(stat) });
 }
@@ -133,7 +137,7 @@ function openOrRefuse(context: ReaderContext, target: string, requested: string,
   }
 }
 
-function fileType(stat: fs.BigIntStats): FileType {
+function fileType(stat: fs.Stats): FileType {
   if (stat.isFIFO()) return 'fifo';
   if (stat.isSocket()) return 'socket';
   if (stat.isCharacterDevice()) return 'character-device';

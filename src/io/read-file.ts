@@ -9,6 +9,7 @@ import type { BinaryPayload, FilePayload, SeekHint, TextJob, TextPayload } from 
 import { openChecked, type OpenedFile } from './open-checked.js';
 import type { ReaderContext } from './reader-context.js';
 import { Deferral, Refusal } from './refusal.js';
+import { versionKey } from './stat-wire.js';
 
 /**
  * A SHA-256 state. node:crypto loads on the first read that asks for one (`hash: 'sha256'`), not
@@ -73,7 +74,7 @@ export function createReadTools(xxhash: XXHashAPI): ReadTools {
 export function readFile(context: ReaderContext, tools: ReadTools, job: TextJob, cancelled: CancelCheck): FilePayload {
   const opened = openChecked(context, job.path);
   try {
-    const size = Number(opened.stat.size);
+    const size = opened.stat.size;
     if (size > context.maxFileBytes) {
       throw new Refusal('file_too_large', { size, limit: context.maxFileBytes, limitName: 'maxFileBytes' });
     }
@@ -87,7 +88,7 @@ export function readFile(context: ReaderContext, tools: ReadTools, job: TextJob,
 function readOpened(reading: Reading, job: TextJob): FilePayload {
   const { opened } = reading;
   const { hint } = job;
-  if (hint !== null && !job.sha256 && hint.version === versionOf(opened.stat)) {
+  if (hint !== null && !job.sha256 && hint.version === versionKey(opened.stat)) {
     return readFromHint(reading, { ...job, limits: { ...job.limits, offset: hint.offset } }, hint);
   }
   if (job.limits.offset < 0) return readTail(reading, job);
@@ -351,36 +352,23 @@ function hashSha256(bytes: Buffer): string {
 /** The file must look the same after the read as before it, and have the size it claimed. */
 export function checkUnchanged(opened: OpenedFile, bytesRead: number): void {
   const after = checkStable(opened);
-  if (BigInt(bytesRead) !== opened.stat.size) {
-    throw new Refusal('changed_during_read', { sizeBefore: Number(opened.stat.size), sizeAfter: Number(after.size) });
+  if (bytesRead !== opened.stat.size) {
+    throw new Refusal('changed_during_read', { sizeBefore: opened.stat.size, sizeAfter: after.size });
   }
-}
-
-/** Refuses with `changed_during_read` when size, mtime or ctime moved since the open. */
-function checkStable(opened: OpenedFile): fs.BigIntStats {
-  const before = opened.stat;
-  const after = fs.fstatSync(opened.fd, { bigint: true });
-  if (after.size !== before.size || after.mtimeNs !== before.mtimeNs || after.ctimeNs !== before.ctimeNs) {
-    throw new Refusal('changed_during_read', { sizeBefore: Number(before.size), sizeAfter: Number(after.size) });
-  }
-  return after;
 }
 
 /**
- * `dev:ino:size:mtimeMs:ctimeMs`: what the caches key a file's content by, written exactly as the
- * host's plain `fs.statSync` gives it (see `versionKey`), so the two compare as strings.
+ * Refuses with `changed_during_read` when size, mtime or ctime moved since the open. The times are
+ * the plain stat's milliseconds, to a quarter of a microsecond these days: the same precision the
+ * version (and so every cache) has.
  */
-export function versionOf(stat: fs.BigIntStats): string {
-  // Node keeps bigint stats in a BigInt64Array: a dev or inode number past 2^63 (overlayfs hands
-  // those out) reads negative here, where the plain stat's Float64Array holds it unsigned.
-  return `${Number(BigInt.asUintN(64, stat.dev))}:${Number(BigInt.asUintN(64, stat.ino))}:${Number(stat.size)}:${msOf(stat.mtimeNs)}:${msOf(stat.ctimeNs)}`;
-}
-
-const NS_PER_S = 1_000_000_000n;
-
-/** Node's own arithmetic for a plain stat's `*Ms` fields (seconds x 1e3 + nanoseconds / 1e6), from nanoseconds. */
-function msOf(ns: bigint): number {
-  return Number(ns / NS_PER_S) * 1e3 + Number(ns % NS_PER_S) / 1e6;
+function checkStable(opened: OpenedFile): fs.Stats {
+  const before = opened.stat;
+  const after = fs.fstatSync(opened.fd);
+  if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs) {
+    throw new Refusal('changed_during_read', { sizeBefore: before.size, sizeAfter: after.size });
+  }
+  return after;
 }
 
 export function facts<H extends bigint | string | null>(opened: OpenedFile, size: number, xxh64: H) {
@@ -389,8 +377,8 @@ export function facts<H extends bigint | string | null>(opened: OpenedFile, size
     path: opened.path,
     relativePath: opened.relativePath,
     size,
-    mtimeMs: Number(stat.mtimeMs),
-    version: versionOf(stat),
+    mtimeMs: stat.mtimeMs,
+    version: versionKey(stat),
     xxh64: (typeof xxh64 === 'bigint' ? xxh64.toString(16).padStart(16, '0') : xxh64) as H extends bigint ? string : H,
   };
 }

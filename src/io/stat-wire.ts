@@ -7,6 +7,15 @@ import type fs from 'node:fs';
 /** The fields of a stat that make a file's version (`versionKey`), all a cache check needs. */
 export type FileStat = Pick<fs.Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
 
+/**
+ * `dev:ino:size:mtimeMs:ctimeMs`: changes whenever the file may have changed. Written by this one
+ * function on both threads, from a plain stat: the host's on a cache hit, a worker's `fstat` for
+ * the version a result is cached under, so the two are equal for the same file by construction.
+ */
+export function versionKey(stat: FileStat): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+}
+
 /** Numbers a path takes in a reply: regular-file flag (1, else 0), dev, ino, size, mtimeMs, ctimeMs. */
 export const STAT_FIELDS = 6;
 

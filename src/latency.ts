@@ -1,5 +1,8 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 
+/** The least an `overloaded` read is told to wait: about a busy turn's round trip. */
+const RETRY_FLOOR_MS = 50;
+
 /** A percentile summary of a histogram, in milliseconds. */
 export interface LatencySummary {
   readonly p50: number;
@@ -19,6 +22,9 @@ export class SchedulerClock {
   #batches = 0;
   #batchedJobs = 0;
   #jobMs = 1;
+  /** Reads answered `overloaded` since the hints given out last all came due, and when they do. */
+  #owed = 0;
+  #owedUntil = 0;
 
   /** A batch of `jobs` reads was sent. */
   sent(jobs: number): void {
@@ -31,9 +37,19 @@ export class SchedulerClock {
     this.#jobMs = 0.9 * this.#jobMs + 0.1 * (ms / jobs);
   }
 
-  /** A retry hint for `overloaded`: about how long `ahead` reads take, `inFlight` batches at a time. */
-  retryAfterMs(ahead: number, inFlight: number): number {
-    return Math.min(5000, Math.max(50, Math.round((ahead * this.#jobMs) / inFlight)));
+  /**
+   * A retry hint for `overloaded`: a floor for the round trip, plus about how long the reads ahead
+   * take, `inFlight` batches at a time. The reads ahead include those already turned away whose
+   * hint has not yet come: each will be back. So a burst turned away in one turn is told to come
+   * back spread over the time the engine needs to take it, not all at the same moment, where the
+   * queue it overflowed would still hold the reads that came in meanwhile.
+   */
+  retryAfterMs(ahead: number, inFlight: number, now = performance.now()): number {
+    if (now >= this.#owedUntil) this.#owed = 0;
+    const ms = Math.min(5000, Math.round(RETRY_FLOOR_MS + ((ahead + this.#owed) * this.#jobMs) / inFlight));
+    this.#owed++;
+    this.#owedUntil = Math.max(this.#owedUntil, now + ms);
+    return ms;
   }
 
   summary(): { batches: number; meanBatchSize: number; latencyMs: LatencySummary; waitMs: LatencySummary; runMs: LatencySummary } {

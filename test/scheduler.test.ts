@@ -218,6 +218,32 @@ describe('Scheduler', () => {
     expect(codes.filter((code) => code === 'closed')).toHaveLength(3);
   });
 
+
+  it('spreads the retry hints of a burst turned away in one turn, and forgets the burst once its hints have come due', async () => {
+    const { scheduler, held } = harness({ maxQueued: 5, batchSize: 2, maxInFlight: 1 });
+    const hintsOf = (outcomes: JobOutcome[]) => outcomes.flatMap((outcome) => (!outcome.ok && outcome.code === 'overloaded' ? [Number(outcome.details.retryAfterMs)] : []));
+    const burst = Array.from({ length: 20 }, (_, i) => scheduler.submit(spec(`b${i}`), 10_000));
+    const admitted = burst.slice(0, 5);
+    const hints = hintsOf(await Promise.all(burst.slice(5)));
+    expect(hints).toHaveLength(15);
+    // Each read turned away counts the ones turned away before it: later ones are told to wait longer.
+    for (let i = 1; i < hints.length; i++) expect(hints[i]).toBeGreaterThan(hints[i - 1] ?? Infinity);
+    const first = hints[0] ?? 0;
+    expect(first).toBeGreaterThanOrEqual(50);
+
+    // Once the longest hint has passed, a read turned away is told what the first of the burst was.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(...hints) + 5));
+    // The first batch went to the (held) worker: two more fill the queue again.
+    const refill = [scheduler.submit(spec('r0'), 10_000), scheduler.submit(spec('r1'), 10_000)];
+    const [late] = hintsOf([await scheduler.submit(spec('late'), 10_000)]);
+    expect(late).toBe(first);
+
+    await tick();
+    held[0]?.finish(held[0].batch.paths.map(ok));
+    await scheduler.close(1000);
+    expect((await Promise.all(admitted)).filter((outcome) => outcome.ok)).toHaveLength(2);
+    expect((await Promise.all(refill)).map((outcome) => (outcome.ok ? 'ok' : outcome.code))).toEqual(['closed', 'closed']);
+  });
   it('answers reads still in a worker with closed once close() has waited its grace period', async () => {
     const { scheduler } = harness();
     const answer = scheduler.submit(spec('a'), 10_000);

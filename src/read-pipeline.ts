@@ -7,6 +7,7 @@ import { ReadError } from './errors.js';
 import type { MediaLane } from './media-lane.js';
 import type { ResolvedOptions } from './options.js';
 import { PendingRead, type MissingRead, type ReadAnswerer } from './pending-read.js';
+import { RecentShapes } from './recent-shapes.js';
 import { fail, failureOf, subjectOf } from './read-failure.js';
 import type { ReadLedger } from './read-ledger.js';
 import { ReadWork } from './read-work.js';
@@ -58,6 +59,7 @@ export class ReadPipeline implements ReadAnswerer {
   readonly #plainRange: string;
   readonly #plainShape: string;
   readonly #plainKeys: PlainKeys;
+  readonly #recent = new RecentShapes();
 
   constructor(parts: PipelineParts) {
     this.#p = parts;
@@ -283,8 +285,11 @@ export class ReadPipeline implements ReadAnswerer {
       flight = this.#work.launch(flightKey, read);
     }
     const joined = flight;
+    this.#recent.flight = joined;
     return new Promise<ReadResult>((resolve, reject) => {
-      this.flights.join(joined, new PendingRead(this, read, resolve, reject));
+      const waiter = new PendingRead(this, read, resolve, reject);
+      this.#recent.waiter = waiter;
+      this.flights.join(joined, waiter);
     });
   }
 
@@ -310,6 +315,7 @@ export class ReadPipeline implements ReadAnswerer {
       throw fail('outside_root', { roots: req.within, throughLink: true }, subject);
     }
     this.#p.ledger.answered++;
+    this.#recent.result(result);
     return result;
   }
 

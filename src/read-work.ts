@@ -81,7 +81,8 @@ export class ReadWork {
     if (kind === null) {
       // No timer and no AbortController of its own (both cost on every read): each waiter has
       // its own deadline, and the last to leave cancels the work through the hook.
-      const hook: CancelHook = {};
+      // Every field from the start: a shape made by adding fields is lost at an idle full GC (see `RecentShapes`).
+      const hook: CancelHook = { cancel: undefined, sent: undefined };
       let rerouteStop: AbortController | null = null;
       const cancel = () => {
         hook.cancel?.();

@@ -33,9 +33,9 @@ export interface SchedulerOptions {
  * AbortSignal would, without the cost of one per read (shared work is cancelled this way).
  */
 export interface CancelHook {
-  cancel?: () => void;
+  cancel: (() => void) | undefined;
   /** True once the read was sent to a worker (it may have opened the file). */
-  sent?: () => boolean;
+  sent: (() => boolean) | undefined;
 }
 
 export interface SchedulerStats {

@@ -1,5 +1,6 @@
 import { HOLD, Lanes, RetryLane } from './lanes.js';
 import { recordMs, SchedulerClock } from './latency.js';
+import { inMicrotask } from './microtask.js';
 import type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
 import { answered, failure, newTicket, type Batch, type Ticket } from './ticket.js';
 import { CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
@@ -175,7 +176,7 @@ export class Scheduler {
     if (this.#dispatchPending) return;
     this.#dispatchPending = true;
     // Deferred so that every read submitted in the same tick can share a batch.
-    queueMicrotask(() => {
+    inMicrotask(() => {
       this.#dispatchPending = false;
       this.#dispatch();
     });
@@ -246,7 +247,7 @@ export class Scheduler {
   #roomSoon(): void {
     if (this.#roomPending || this.#options.onRoom === undefined) return;
     this.#roomPending = true;
-    queueMicrotask(() => {
+    inMicrotask(() => {
       this.#roomPending = false;
       this.#options.onRoom?.();
     });

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { statFile } from './io/probe.js';
+import { inMicrotask } from './microtask.js';
 import { readStat, type FileStat, type StatAsk, type StatReply } from './io/stat-wire.js';
 import { workerFile } from './text-pool.js';
 
@@ -126,7 +127,7 @@ export class StatLane {
     this.#calls.push(call);
     if (this.#flushQueued) return;
     this.#flushQueued = true;
-    queueMicrotask(this.#flushNow);
+    inMicrotask(this.#flushNow);
   }
 
   /** Stats asked for and not answered yet: reads that wait here count as queued. */

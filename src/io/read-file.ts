@@ -67,12 +67,21 @@ export function createReadTools(xxhash: XXHashAPI): ReadTools {
 }
 
 /**
+ * The last read's descriptor (with its `fs.Stats`) and slicer, kept so that their hidden classes
+ * outlive an idle full GC in this worker, as the host's `RecentShapes` does for its own: when
+ * the worker collects while it has no read, nothing else holds those maps, and V8 throws away the
+ * optimized read path that embedded them (`readWhole`, `openThroughHandle`, `versionKey`...).
+ */
+const recent: { opened: OpenedFile | null; slicer: LineSlicer | null } = { opened: null, slicer: null };
+
+/**
  * Reads one file through a checked descriptor: sniff, decode, slice, hash, all in one pass
  * over `pread` chunks. Synchronous on purpose: it runs on a worker thread, where blocking
  * calls are the fast path (see DESIGN.md section 11).
  */
 export function readFile(context: ReaderContext, tools: ReadTools, job: TextJob, cancelled: CancelCheck): FilePayload {
   const opened = openChecked(context, job.path);
+  recent.opened = opened;
   try {
     const size = opened.stat.size;
     if (size > context.maxFileBytes) {
@@ -109,6 +118,7 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
   // Byte offsets index only UTF-8, which the slicer sees as the file's own bytes.
   const indexEvery = decoder === null && size >= INDEX_MIN_BYTES ? INDEX_EVERY : 0;
   const slicer = new LineSlicer(job.limits, job.render, { indexEvery });
+  recent.slicer = slicer;
   const sha = job.sha256 ? createSha256() : null;
   // Most files fit one chunk: hash them in one call instead of a streaming state.
   const whole = read === size && read < CHUNK_BYTES;

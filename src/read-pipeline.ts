@@ -250,7 +250,7 @@ export class ReadPipeline implements ReadAnswerer {
     }
     if (cached !== undefined && cached.version === version) {
       ledger.resultHits++;
-      return this.#deliver(this.#answers.remember(cached, req, absolute, held, read.range, read.startedAt), req, subject);
+      return this.#deliver(this.#answers.remember(cached, req, absolute, held, read.range, read.startedAt, true), req, subject);
     }
     const { key, open, shape, range, startedAt } = read;
     return this.#miss({ key, open, shape, req, absolute, version, size: stat.size, signal, subject, startedAt, deadline, held, range });

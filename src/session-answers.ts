@@ -32,10 +32,12 @@ export class SessionAnswers {
    * A stub when the session already holds this very content under another version (a touch),
    * else the result, recorded as read.
    */
-  remember(result: ReadResult, req: ParsedRequest, absolute: string, held: ReadMark | undefined, range: string, startedAt: number): ReadResult {
+  remember(result: ReadResult, req: ParsedRequest, absolute: string, held: ReadMark | undefined, range: string, startedAt: number, fromCache = false): ReadResult {
     const session = req.session;
     if (session === null || result.kind === 'unchanged') return result;
-    const settled = isSettled(result.version, startedAt, this.#settleMs);
+    // The result cache takes only settled versions, and a version settled for an earlier read is
+    // settled for every later one: no need to parse its ctime again on every hit.
+    const settled = fromCache || isSettled(result.version, startedAt, this.#settleMs);
     if (held !== undefined && held.path === result.path && result.xxh64 !== null && result.xxh64 === held.xxh64) {
       held.version = result.version;
       held.settled = settled;

@@ -58,6 +58,8 @@ const RESTART_MAX_MS = 60_000;
 
 interface Sent {
   readonly calls: StatCall[];
+  /** For each call, the entry of the reply that answers it (reads of one path share one). */
+  readonly entries: Int32Array;
 }
 
 /** Paths the host and the stat thread number alike; past this both start over. */
@@ -66,8 +68,10 @@ const MAX_NUMBERED = 65_536;
 export interface StatLaneStats {
   /** Stats made on the host thread (turns with few reads, or before the thread was up). */
   readonly onHost: number;
-  /** Stats made on the stat thread, and the batches that carried them. */
+  /** Stats answered from the stat thread, and the batches that carried them. */
   readonly onThread: number;
+  /** Of those, stats shared: reads of a path that another read in the same batch had asked for. */
+  readonly shared: number;
   readonly batches: number;
   /** Batches given up on (a stuck or failed thread); their reads went to the text pool. */
   readonly abandoned: number;
@@ -107,6 +111,7 @@ export class StatLane {
   readonly #maxNumbered: number;
   #onHost = 0;
   #onThread = 0;
+  #shared = 0;
   #batches = 0;
   #abandoned = 0;
   #lost = 0;
@@ -136,7 +141,7 @@ export class StatLane {
   }
 
   stats(): StatLaneStats {
-    return { onHost: this.#onHost, onThread: this.#onThread, batches: this.#batches, abandoned: this.#abandoned, waiting: this.waiting, lost: this.#lost };
+    return { onHost: this.#onHost, onThread: this.#onThread, shared: this.#shared, batches: this.#batches, abandoned: this.#abandoned, waiting: this.waiting, lost: this.#lost };
   }
 
   /** Answers what waits with `NOT_STATTED` and stops the thread. */
@@ -180,24 +185,36 @@ export class StatLane {
     const reset = this.#numbers.size + paths.length > this.#maxNumbered;
     if (reset) this.#numbers.clear();
     const added: string[] = [];
+    // One stat a path: reads of the same path in one batch (agents of a swarm reading the same
+    // files at once) share it, as every read that arrived before a stat may.
+    const entryOf = new Map<string, number>();
+    const entries = new Int32Array(paths.length);
     const numbers = new Int32Array(paths.length);
     for (let i = 0; i < paths.length; i++) {
       const path = paths[i] as string;
-      let number = this.#numbers.get(path);
-      if (number === undefined) {
-        number = this.#numbers.size;
-        this.#numbers.set(path, number);
-        added.push(path);
+      let entry = entryOf.get(path);
+      if (entry === undefined) {
+        let number = this.#numbers.get(path);
+        if (number === undefined) {
+          number = this.#numbers.size;
+          this.#numbers.set(path, number);
+          added.push(path);
+        }
+        entry = entryOf.size;
+        entryOf.set(path, entry);
+        numbers[entry] = number;
       }
-      numbers[i] = number;
+      entries[i] = entry;
     }
+    this.#shared += paths.length - entryOf.size;
     const id = ++this.#nextId;
-    this.#sent.set(id, { calls });
+    this.#sent.set(id, { calls, entries });
     if (this.#sent.size === 1) this.#watchOldest();
     this.#sentStats += calls.length;
     this.#onThread += calls.length;
     this.#batches++;
-    const ask: StatAsk = { id, reset, added, numbers };
+    const unique = numbers.subarray(0, entryOf.size);
+    const ask: StatAsk = { id, reset, added, numbers: unique };
     worker.postMessage(ask, [numbers.buffer]);
   }
 
@@ -209,8 +226,8 @@ export class StatLane {
     this.#sentStats -= sent.calls.length;
     this.#watchOldest();
     this.#restartMs = RESTART_BASE_MS;
-    const { calls } = sent;
-    for (let i = 0; i < calls.length; i++) (calls[i] as StatCall)(readStat(stats, i));
+    const { calls, entries } = sent;
+    for (let i = 0; i < calls.length; i++) (calls[i] as StatCall)(readStat(stats, entries[i] as number));
     // A retired table of `#sent` can keep this batch until a full GC: it keeps no reads with it.
     calls.length = 0;
     this.#flush();

@@ -85,7 +85,7 @@ describe('stat lane', () => {
     for (const name of names.slice(0, 8)) await contentOf(engine, name);
     const { stat, cache } = engine.stats();
     expect(cache.result.hits).toBe(8);
-    expect(stat).toEqual({ onHost: 8, onThread: 0, batches: 0, abandoned: 0, waiting: 0, lost: 0 });
+    expect(stat).toEqual({ onHost: 8, onThread: 0, shared: 0, batches: 0, abandoned: 0, waiting: 0, lost: 0 });
   });
 
   it('stats a busy turn on the stat thread, with the answers a one-at-a-time read gives', async () => {
@@ -243,6 +243,33 @@ describe('StatLane on its own', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       expect(lane.stats().abandoned).toBe(0);
+    } finally {
+      await lane.close();
+    }
+  });
+
+  it('stats a path once for all the reads of it in one batch, each answered as a stat on the host would', async () => {
+    const lane = new StatLane();
+    try {
+      const files = names.map((name) => path.join(ws.root, name));
+      const deadline = Date.now() + 10_000;
+      while (lane.stats().batches === 0) {
+        if (Date.now() > deadline) throw new Error('the stat thread never took a batch');
+        await Promise.all(files.map((file) => statOf(lane, file)));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const before = lane.stats();
+      // Every path four times in one turn, as agents of a swarm reading the same files at once.
+      const round = [...files, ...files, ...files, ...files];
+      const answers = await Promise.all(round.map((file) => statOf(lane, file)));
+      expect(answers.map(fields)).toEqual(round.map(expected));
+      const after = lane.stats();
+      expect(after.onThread - before.onThread).toBe(round.length);
+      // A batch holds each of the FILES paths at most once unshared.
+      const batches = after.batches - before.batches;
+      expect(after.shared - before.shared).toBeGreaterThanOrEqual(round.length - FILES * batches);
+      expect(after.shared - before.shared).toBeGreaterThan(0);
+      expect(after.abandoned).toBe(0);
     } finally {
       await lane.close();
     }

@@ -6,10 +6,10 @@ import type { ReadResult } from './result.js';
  * classes (maps) through an idle full GC.
  *
  * Why: a class instance's map, and a frozen object's, is reached from the map before it only
- * through a weak transition. When a full GC runs while the engine is idle (no read in flight), as
- * V8's memory reducer does once allocation stops, no object holds those maps and they are collected. Every
- * optimized function that embedded one is thrown away (`--trace-deopt`: "weak objects"), and the
- * next burst of reads runs unoptimized until V8 compiles them again. Measured on the source tree
+ * through a weak transition. When a full GC runs while the engine is idle (no read in flight),
+ * as V8's memory reducer does once allocation stops, no object holds those maps and they are
+ * collected. Every optimized function that embedded one is thrown away (`--trace-deopt`: "weak
+ * objects"), and the next burst of reads runs unoptimized until V8 compiles them again. Measured on the source tree
  * with a full GC before every two passes (separate processes, 6 each): host CPU per miss 14.1
  * against 13.2 µs, and 21 900 against 23 900 files/s, with these kept, the cancel hook built with
  * all its fields, and `inMicrotask` for `queueMicrotask`. Without idle GCs nothing changes. The

@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 
 /**
+ * The last stat made, kept so that `fs.Stats`'s hidden class outlives an idle full GC (see
+ * `RecentShapes`): the cache-hit path that embeds it is not thrown away whenever the thread
+ * collects while no read is in flight.
+ */
+const recent: { stat: fs.Stats | null } = { stat: null };
+
+/**
  * The file's stat when the path leads to a regular file, else null (missing, a link loop, a FIFO,
  * any error): those reads go to a worker, which owns the sandbox's verdicts and their messages.
  * Its version (`dev:ino:size:mtimeMs:ctimeMs`) keys the caches. A plain stat, not a bigint one: it
@@ -17,10 +24,3 @@ export function statFile(absolute: string): fs.Stats | null {
     return null;
   }
 }
-
-/**
- * The last stat made, kept so that `fs.Stats`'s hidden class outlives an idle full GC (see
- * `RecentShapes`): the cache-hit path that embeds it is not thrown away whenever the thread
- * collects while no read is in flight.
- */
-const recent: { stat: fs.Stats | null } = { stat: null };

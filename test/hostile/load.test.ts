@@ -21,13 +21,17 @@ const REQUESTS = SESSIONS * PER_SESSION;
 /** Requests a session keeps in flight at once. */
 const WAVE = 1;
 /**
- * The bursts of every 25th session must overflow this, so `overloaded` and its hint are met; the
- * steady load must not. At its peak (all 200 sessions in, one read each) 90 to 135 reads wait, so
- * at 150 a retry that came back as told was turned away again now and then (6 of 240 in one run),
- * by the steady load and not by the burst: no hint can promise room under a load that itself fills
- * the queue. 200 leaves the steady load room and is still overflowed by each burst.
+ * The burst of every 20th session must overflow this, so `overloaded` and its hint are met; the
+ * steady load must not. No hint can promise room under a load that itself fills the queue: at
+ * 150, with a burst from every 25th session and 128 reads started a turn, a retry made as told
+ * was turned away again now and then (6 of 240 in one run), by the steady load, not the burst.
+ * At 250, with 256 reads started a turn, the queue held at most 114 to 151 reads when the
+ * retries came (5 runs), and the 500 reads of the burst still overflow it (174 to 197 turned
+ * away).
  */
-const MAX_QUEUED = 200;
+const MAX_QUEUED = 250;
+/** Sessions that send all their reads at once: every this many. */
+const BURST_EVERY = 20;
 /** Session k starts k times this many ms after the first: sessions arrive over a ramp, not all in one turn. */
 const RAMP_MS = 3;
 const RSS_CEILING_MIB = 768;
@@ -163,10 +167,10 @@ describe('load', () => {
       overloaded.push({ retryAfterMs: first.retryAfterMs, retry: retry.what, kind: requestOf(session, i).kind });
     };
     const sessionLoop = async (session: number) => {
-      // Every 25th session sends all its requests at once, all at the same moment mid-ramp: 400
-      // reads in one turn overflow the 128 a turn starts plus `maxQueued` waiting. The ~120 turned
-      // away then retry together after their hint, a herd that one turn and the queue can hold.
-      const bursty = session % 25 === 0;
+      // Every 20th session sends all its requests at once, all at the same moment mid-ramp: 500
+      // reads in one turn overflow the 256 a turn starts plus `maxQueued` waiting. The ~190 turned
+      // away then come back as their hints say, spread over the time the engine needs for them.
+      const bursty = session % BURST_EVERY === 0;
       await new Promise((resolve) => setTimeout(resolve, bursty ? (SESSIONS / 2) * RAMP_MS : session * RAMP_MS));
       const wave = bursty ? PER_SESSION : WAVE;
       for (let i = 0; i < PER_SESSION; i += wave) {

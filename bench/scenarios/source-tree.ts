@@ -12,6 +12,15 @@ import { HostCpuMeter, THREAD_CPU_SOURCE } from '../thread-cpu.js';
 
 const FILES = 2500;
 const CONCURRENCY = 64;
+/**
+ * Unmeasured passes of each task before its first measured round; every task gets the same. A
+ * new engine's passes speed up until about the fifth while V8 compiles the host's and each
+ * worker's code (measured, result cache off: about 6 500, 12 500, 19 000, 19 000 files/s, then
+ * 20 000 to 25 000; host CPU 40, 22, 16, 17, then 13 to 15 µs a read). With two, the first
+ * measured passes were the third and fourth, and the host's figure (a mean over every measured
+ * pass) counted them.
+ */
+const WARMUP_PASSES = 6;
 
 interface Task {
   readonly name: string;
@@ -100,7 +109,7 @@ export async function sourceTree(projectRoot: string, rounds: number, threadCoun
   const samples = new Map<string, number[]>(tasks.map((task) => [task.name, []]));
 
   for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ iterations: 2, time: 0, warmup: round === 0, warmupIterations: 2, retainSamples: true });
+    const bench = new Bench({ iterations: 2, time: 0, warmup: round === 0, warmupIterations: WARMUP_PASSES, retainSamples: true });
     // Rotate the order each round, so that no task always runs right after the same other one.
     const order = tasks.map((_, i) => tasks[(i + round) % tasks.length]).filter((task) => task !== undefined);
     for (const task of order) {

@@ -18,11 +18,11 @@ const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
  */
 export function startPools(resolved: ResolvedOptions, sandbox: Sandbox, cancelSlots: number): { pool: TextPool; media: MediaPool; cancel: Int32Array } {
   const cancel = new Int32Array(new SharedArrayBuffer(4 * cancelSlots));
+  const deny = sandbox.denyRules;
   const pool = createTextPool(
     {
       roots: sandbox.roots,
-      denySecrets: resolved.denySecrets,
-      deny: resolved.deny,
+      deny,
       maxFileBytes: resolved.maxFileBytes,
       maxBinaryBytes: resolved.maxBinaryBytes,
       maxLineChars: resolved.maxLineChars,
@@ -34,8 +34,7 @@ export function startPools(resolved: ResolvedOptions, sandbox: Sandbox, cancelSl
   const media = new MediaPool(
     {
       roots: sandbox.roots,
-      denySecrets: resolved.denySecrets,
-      deny: resolved.deny,
+      deny,
       maxFileBytes: resolved.maxMediaBytes,
       maxBinaryBytes: resolved.maxBinaryBytes,
       budget: { maxBase64Bytes: resolved.maxImageBytes, maxSide: resolved.maxImageSide, maxPixels: resolved.maxImagePixels, timeoutSeconds: 30 },

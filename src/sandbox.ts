@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isInside, relativeTo } from './core/containment.js';
-import { createDenyMatcher, type DenyMatcher } from './core/deny-rules.js';
+import { denyMatcherOf, type CompiledDenyRules, type DenyMatcher } from './core/deny-matcher.js';
+import { compileDenyRules } from './core/deny-rules.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Requested paths whose location is remembered; past this the memo starts over. */
@@ -25,6 +26,8 @@ export type Location =
  */
 export class Sandbox {
   readonly #roots: readonly Root[];
+  /** The deny rules, compiled once here; the workers build their matchers from these. */
+  readonly denyRules: CompiledDenyRules;
   readonly #deny: DenyMatcher;
   readonly #maxPathLength: number;
   /**
@@ -37,7 +40,8 @@ export class Sandbox {
 
   private constructor(roots: readonly Root[], options: ResolvedOptions) {
     this.#roots = roots;
-    this.#deny = createDenyMatcher(options);
+    this.denyRules = compileDenyRules(options);
+    this.#deny = denyMatcherOf(this.denyRules);
     this.#maxPathLength = options.maxPathLength;
   }
 

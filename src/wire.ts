@@ -6,6 +6,7 @@
 import type { ReadErrorCode } from './errors.js';
 import type { RenderSpec } from './core/line-format.js';
 import type { ColumnFacts } from './core/column-window.js';
+import type { CompiledDenyRules } from './core/deny-matcher.js';
 import type { SliceLimits, StopReason } from './core/line-slicer.js';
 import type { LineEnding, TextEncoding } from './core/sniff.js';
 import type { ThreadPriority } from './io/thread-priority.js';
@@ -14,8 +15,8 @@ import type { ThreadPriority } from './io/thread-priority.js';
 export interface SandboxConfig {
   /** Canonical (realpath) roots. */
   readonly roots: readonly string[];
-  readonly denySecrets: boolean;
-  readonly deny: readonly string[];
+  /** The deny rules, compiled once on the host (`compileDenyRules`). */
+  readonly deny: CompiledDenyRules;
   /** Largest file read at all. */
   readonly maxFileBytes: number;
   readonly maxBinaryBytes: number;

@@ -1,12 +1,14 @@
 /**
  * The pure containment checks the worker runs on every canonical path it opens, against the
- * `path.relative` rule they stand in for; and the deny matcher's remembered verdicts.
+ * `path.relative` rule they stand in for; and the deny matcher's verdicts, remembered, and as a
+ * worker builds them from the rules the host compiled.
  */
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findRoot, findRootOfCanonical, relativeTo, relativeToCanonical } from '../src/core/containment.js';
-import { createDenyMatcher } from '../src/core/deny-rules.js';
+import { denyMatcherOf } from '../src/core/deny-matcher.js';
+import { compileDenyRules, createDenyMatcher } from '../src/core/deny-rules.js';
 
 /** Canonical absolute paths built from a few segments, so roots, prefixes and siblings collide often. */
 const segment = fc.constantFrom('srv', 'ws', 'ws-evil', 'w', 'a', 'a.b', '.env', 'x y', 'é');
@@ -41,5 +43,22 @@ describe('deny verdicts', () => {
     for (let i = 0; i < 20_000; i++) deny(`generated/file-${i}.txt`);
     expect(asked.map(deny)).toEqual(first);
     expect(asked.map(deny)).toEqual(first);
+  });
+
+  it("gives a worker's matcher, built from the host's compiled rules after a structured clone, the host's verdicts", () => {
+    const options = { denySecrets: true, deny: ['**/*.secret', 'build/**'] };
+    const host = createDenyMatcher(options);
+    // What a worker receives in its workerData: the rules as plain data, cloned.
+    const worker = denyMatcherOf(structuredClone(compileDenyRules(options)));
+    const names = fc.constantFrom('.env', '.ENV.local', '.env.example', 'id_rsa', 'id_rsa.pub', 'a.secret', 'A.SECRET', 'x.key', 'config', 'credentials', 'known_hosts', 'app.ts');
+    const dirs = fc.constantFrom('', 'build/', 'src/', '.ssh/', '.aws/', '.git/', 'deep/.ssh/', 'Build/', '.config/gcloud/');
+    fc.assert(
+      fc.property(dirs, dirs, names, (outer, inner, name) => {
+        const relativePath = `${outer}${inner}${name}`;
+        expect(worker(relativePath)).toBe(host(relativePath));
+      }),
+      { numRuns: 1000, seed: 20261124 },
+    );
+    expect(['build/out.js', 'src/.ssh/token', 'src/.ssh/id_ed25519.pub', 'README.md'].map(worker)).toEqual(['build/**', '**/.ssh/*', null, null]);
   });
 });

@@ -8,6 +8,7 @@ import { INDEX_EVERY, createReadTools, readFile } from '../src/io/read-file.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { textJob } from './support/text-job.js';
 import { makeTempDir, removeTempDir } from './support/temp-dir.js';
+import { compileDenyRules } from '../src/core/deny-rules.js';
 
 const LOG_LINES = 120_000;
 const MIXED_LINES = 30_000;
@@ -109,7 +110,7 @@ describe('a read far into a large log, then the page after it', () => {
 
 describe('the line index a scan leaves behind', () => {
   it('records the start of every 1000th line, whether the window took its lines as regions or one by one', () => {
-    const context = createReaderContext({ roots: [root], denySecrets: false, deny: [], maxFileBytes: 1024 ** 3, maxBinaryBytes: 1024 ** 2 });
+    const context = createReaderContext({ roots: [root], deny: compileDenyRules({ denySecrets: false, deny: [] }), maxFileBytes: 1024 ** 3, maxBinaryBytes: 1024 ** 2 });
     const tools = createReadTools(hasher);
     // A small budget stops a region at its first line over it; a large one takes whole regions.
     for (const [offset, maxTokens] of [[1, 100_000], [1500, 100_000], [1500, 2000], [LOG_LINES - 1000, 25_000]] as const) {

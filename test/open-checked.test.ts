@@ -10,6 +10,7 @@ import { isSystemError, Refusal, systemRefusal } from '../src/io/refusal.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { textJob } from './support/text-job.js';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
+import { compileDenyRules } from '../src/core/deny-rules.js';
 
 // The worker's half of the sandbox, called directly (no pool) so that both open strategies
 // meet every hostile case: the Linux O_PATH handle and the portable realpath fallback.
@@ -35,8 +36,7 @@ beforeAll(async () => {
   writeGeneratedLines(path.join(root, 'three-mb.log'), 30_000, (n) => `line ${n} ${'.'.repeat(90)}`);
   context = createReaderContext({
     roots: [root],
-    denySecrets: true,
-    deny: [],
+    deny: compileDenyRules({ denySecrets: true, deny: [] }),
     maxFileBytes: 1024 ** 3,
     maxBinaryBytes: 1024 ** 2,
   });

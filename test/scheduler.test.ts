@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Scheduler, SOLO_READ_BYTES, UNSIZED } from '../src/scheduler.js';
 import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type PoolAnswer, type WorkerConfig } from '../src/wire.js';
+import { compileDenyRules } from '../src/core/deny-rules.js';
 
 // The scheduler is driven here by a stand-in for the worker pool, because what these tests
 // watch (the shared cancel flags a worker would poll, a batch that never returns) cannot be
@@ -37,8 +38,7 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
   });
   const config: WorkerConfig = {
     roots: ['/'],
-    denySecrets: true,
-    deny: [],
+    deny: compileDenyRules({ denySecrets: true, deny: [] }),
     maxFileBytes: 1,
     maxBinaryBytes: 1,
     maxLineChars: 1,

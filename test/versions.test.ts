@@ -12,6 +12,7 @@ import { createReadTools, readFile } from '../src/io/read-file.js';
 import { versionKey } from '../src/io/stat-wire.js';
 import { makeTempDir, removeTempDir } from './support/temp-dir.js';
 import { textJob } from './support/text-job.js';
+import { compileDenyRules } from '../src/core/deny-rules.js';
 
 const dir = makeTempDir();
 afterAll(() => removeTempDir(dir));
@@ -19,7 +20,7 @@ afterAll(() => removeTempDir(dir));
 describe('file versions', () => {
   it("are the same string from the host's stat and from a worker's read, also for times before 1970", async () => {
     const root = fs.realpathSync(dir);
-    const context = createReaderContext({ roots: [root], denySecrets: true, deny: [], maxFileBytes: 1 << 20, maxBinaryBytes: 1 << 20 });
+    const context = createReaderContext({ roots: [root], deny: compileDenyRules({ denySecrets: true, deny: [] }), maxFileBytes: 1 << 20, maxBinaryBytes: 1 << 20 });
     const tools = createReadTools(await xxhash());
     const times = [new Date(), new Date('1999-12-31T23:59:59.123Z'), new Date('1969-07-20T20:17:40.5Z')];
     times.forEach((time, i) => {

@@ -1,4 +1,7 @@
 import picomatch from 'picomatch';
+import { denyMatcherOf, unionOf, type CompiledDenyRules, type DenyMatcher, type PatternData } from './deny-matcher.js';
+
+export type { CompiledDenyRules, DenyMatcher } from './deny-matcher.js';
 
 /**
  * Files that commonly hold credentials, matched case-insensitively against root-relative
@@ -34,51 +37,21 @@ export interface DenyRuleOptions {
   readonly deny: readonly string[];
 }
 
-/** Returns the glob that denies `relativePath`, or null when it may be read. */
-export type DenyMatcher = (relativePath: string) => string | null;
+/**
+ * The rules that apply under `options` (configured globs first, then the secrets'), compiled to
+ * regular expressions: matched against root-relative paths, dot files included, case ignored.
+ */
+export function compileDenyRules(options: DenyRuleOptions): CompiledDenyRules {
+  const compile = (glob: string): PatternData => {
+    const re = picomatch.makeRe(glob, { dot: true, nocase: true });
+    return { source: re.source, flags: re.flags };
+  };
+  const configured = options.deny.map((glob) => ({ glob, pattern: compile(glob), except: null }));
+  const secrets = options.denySecrets ? SECRET_RULES.map(({ glob, except }) => ({ glob, pattern: compile(glob), except: unionOf(except.map(compile)) })) : [];
+  return [...configured, ...secrets];
+}
 
+/** The host's matcher, straight from the options. */
 export function createDenyMatcher(options: DenyRuleOptions): DenyMatcher {
-  const matchOptions = { dot: true, nocase: true } as const;
-  const compile = (glob: string): RegExp => picomatch.makeRe(glob, matchOptions);
-  const configured = options.deny.map((glob) => ({ glob, re: compile(glob), except: null }));
-  const secrets = options.denySecrets
-    ? SECRET_RULES.map(({ glob, except }) => ({ glob, re: compile(glob), except: unionOf(except.map(compile)) }))
-    : [];
-  const rules: readonly Rule[] = [...configured, ...secrets];
-  const any = unionOf(rules.map((rule) => rule.re));
-  const verdict = (relativePath: string): string | null => {
-    // One regex test decides for nearly every path; only a hit looks at the rules one by one.
-    if (any === null || !any.test(relativePath)) return null;
-    for (const rule of rules) {
-      if (rule.re.test(relativePath) && rule.except?.test(relativePath) !== true) return rule.glob;
-    }
-    return null;
-  };
-  // A verdict is a function of the string alone, and agents read the same paths again and again:
-  // a map lookup instead of the alternation of every rule (about a microsecond a read).
-  const known = new Map<string, string | null>();
-  return (relativePath) => {
-    let rule = known.get(relativePath);
-    if (rule === undefined) {
-      rule = verdict(relativePath);
-      if (known.size >= VERDICTS_KEPT) known.clear();
-      known.set(relativePath, rule);
-    }
-    return rule;
-  };
-}
-
-/** Paths whose deny verdict a matcher remembers; past this it starts over. */
-const VERDICTS_KEPT = 16_384;
-
-interface Rule {
-  readonly glob: string;
-  readonly re: RegExp;
-  /** The rule's exceptions as one pattern, or null when it has none. */
-  readonly except: RegExp | null;
-}
-
-/** One alternation of several patterns, or null for none. */
-function unionOf(patterns: readonly RegExp[]): RegExp | null {
-  return patterns.length === 0 ? null : new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'i');
+  return denyMatcherOf(compileDenyRules(options));
 }

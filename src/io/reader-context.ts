@@ -1,4 +1,4 @@
-import { createDenyMatcher, type DenyMatcher } from '../core/deny-rules.js';
+import { denyMatcherOf, type DenyMatcher } from '../core/deny-matcher.js';
 import type { SandboxConfig } from '../wire.js';
 
 /** What a worker compiles once from its sandbox settings. */
@@ -12,7 +12,7 @@ export interface ReaderContext {
 export function createReaderContext(config: SandboxConfig): ReaderContext {
   return {
     roots: config.roots,
-    deny: createDenyMatcher(config),
+    deny: denyMatcherOf(config.deny),
     maxFileBytes: config.maxFileBytes,
     maxBinaryBytes: config.maxBinaryBytes,
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findRoot, relativeTo } from '../core/containment.js';
-import type { DenyMatcher } from '../core/deny-rules.js';
+import type { DenyMatcher } from '../core/deny-matcher.js';
 import { rankSimilarNames } from '../core/similar-names.js';
 
 /** Entries read from one directory when looking for suggestions; bounds the work. */

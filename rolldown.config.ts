@@ -1,7 +1,9 @@
 // The build's second step, after tsc (see package.json `build`): bundles what tsc wrote, in place.
 //
-// - The text worker becomes one file, so each worker thread boots without resolving and reading
-//   a graph of modules (about 40 ms a thread instead of 53).
+// - The text worker becomes one CommonJS file, `text-worker.cjs` beside tsc's module (which the
+//   engine runs when the bundle is missing): each worker thread boots without resolving and
+//   reading a graph of modules (about 40 ms a thread instead of 53), and without starting Node's
+//   ES module loader, which a `require` does not need (about 5 ms more).
 // - The package's entries (`readpool`, `readpool/tools`, `readpool/ai` and the `readpool` command)
 //   are bundled together, so that `import('readpool')` reads a few files instead of thirty-odd.
 //   They share their chunks, so a program that imports two entries holds one copy of each class
@@ -23,7 +25,7 @@ export default defineConfig([
   {
     input: 'dist/workers/text-worker.js',
     platform: 'node',
-    output: { format: 'esm', file: 'dist/workers/text-worker.js', sourcemap: true },
+    output: { format: 'cjs', file: 'dist/workers/text-worker.cjs', sourcemap: true },
     logLevel: 'warn',
   },
   {

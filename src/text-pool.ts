@@ -32,14 +32,16 @@ export function substituteWorkerEntry(name: 'text-worker' | 'media-worker' | 'st
 /**
  * The compiled worker entry. From the build (`dist/src/*.js`) it sits beside us; when the
  * engine runs from its TypeScript sources (the test runner), workers still run the build,
- * because worker threads cannot load TypeScript on Node 20.
+ * because worker threads cannot load TypeScript on Node 20. The bundled CommonJS entry
+ * (`NAME.cjs`, see rolldown.config.ts) where the build made one, else tsc's module.
  */
 export function workerFile(name: string): string {
   const substitute = substitutes.get(name);
   if (substitute !== undefined) return substitute;
-  const fromBuild = import.meta.url.endsWith('.js');
-  const url = new URL(fromBuild ? `../workers/${name}.js` : `../dist/workers/${name}.js`, import.meta.url);
-  const file = fileURLToPath(url);
+  const folder = new URL(import.meta.url.endsWith('.js') ? '../workers/' : '../dist/workers/', import.meta.url);
+  const bundled = fileURLToPath(new URL(`${name}.cjs`, folder));
+  if (existsSync(bundled)) return bundled;
+  const file = fileURLToPath(new URL(`${name}.js`, folder));
   if (!existsSync(file)) {
     throw new Error(`readpool worker ${name} is not built (${name}.js missing): run "npm run build" first`);
   }

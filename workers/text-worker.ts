@@ -7,7 +7,7 @@
 import { workerData } from 'node:worker_threads';
 import xxhash from 'xxhash-wasm';
 import { createReaderContext } from '../src/io/reader-context.js';
-import { createReadTools, readFile } from '../src/io/read-file.js';
+import { createReadTools, readFile, type ReadTools } from '../src/io/read-file.js';
 import { Deferral, failureOf } from '../src/io/refusal.js';
 import { lowerThreadPriority } from '../src/io/thread-priority.js';
 import {
@@ -25,9 +25,8 @@ import {
 const config = workerData as WorkerConfig;
 lowerThreadPriority(config.threadNice);
 const context = createReaderContext(config);
-const tools = createReadTools(await xxhash());
 
-function runJob(job: TextJob): PoolAnswer {
+function runJob(tools: ReadTools, job: TextJob): PoolAnswer {
   const cancelled = () => {
     const flag = Atomics.load(config.cancel, job.slot);
     if (flag === CANCEL.aborted) return 'aborted';
@@ -44,14 +43,25 @@ function runJob(job: TextJob): PoolAnswer {
   }
 }
 
-export default function runBatch(batch: JobBatch): WireOutcome[] {
+/**
+ * The batch handler, once xxhash's WebAssembly is instantiated: Piscina awaits a promised
+ * default export before the worker's first task. No top-level await, so that the build can
+ * bundle this worker as CommonJS, which a worker thread loads without starting Node's ES module
+ * loader (about 5 ms of each worker's boot, on the way to the engine's first answer).
+ */
+export default xxhash().then((api) => {
+  const tools = createReadTools(api);
+  return (batch: JobBatch): WireOutcome[] => runBatch(tools, batch);
+});
+
+function runBatch(tools: ReadTools, batch: JobBatch): WireOutcome[] {
   // Bytes of the files this batch has read: an unsized read that would take it past BATCH_BYTES
   // is deferred (sent again sized, so the host packs it as it packs sized reads).
   let bytes = 0;
   return batch.paths.map((path, index) => {
     let job = decodeJob(batch, index, config);
     if (job.deferAbove !== Infinity && bytes > 0) job = { ...job, deferAbove: Math.min(job.deferAbove, BATCH_BYTES - bytes + 1) };
-    const answer = runJob(job);
+    const answer = runJob(tools, job);
     if ('ok' in answer && answer.ok) bytes += answer.value.size;
     return encodeOutcome(answer, path);
   });

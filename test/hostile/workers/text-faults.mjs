@@ -1,7 +1,10 @@
 // The built text worker, with faults on cue by file name: a batch holding a path with
 // "exit-mid-task" ends the worker thread; "heap-bomb" allocates until the worker's heap limit
 // stops it; "overrun" spins past every deadline. Other batches run as the built worker runs them.
-import { default as runBatch } from '../../../dist/workers/text-worker.js';
+import handler from '../../../dist/workers/text-worker.js';
+
+// The built worker's default export is its handler, promised (it waits for xxhash's WebAssembly).
+const runBatch = await handler;
 
 export default function faulty(batch) {
   const paths = batch.paths.join('\n');

@@ -17,5 +17,6 @@ if (counter !== undefined) {
     throw new Error('start-up failure injected by the hostile suite');
   }
 }
-const { default: runBatch } = await import('../../../dist/workers/text-worker.js');
-export default runBatch;
+// The built worker's promised handler, which Piscina awaits.
+const { default: handler } = await import('../../../dist/workers/text-worker.js');
+export default handler;

@@ -69,6 +69,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A consumer that stops early (`readpool read big.log | head`) closes the pipe, and the rest of
+// the output has nowhere to go: not a failure of the read. End quietly, as cat and grep do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;

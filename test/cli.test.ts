@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,20 @@ describe('readpool read', () => {
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout).toBe('1\tfirst note\n2\tsecond note\n3\tthird note\n');
+  });
+
+  it('ends quietly with status 0 when the reader of its output closes the pipe early (| head)', async () => {
+    // Far more output than a pipe holds, so the CLI is still writing when the pipe closes.
+    writeFile(root, 'long.log', Array.from({ length: 20_000 }, (_, i) => `log line ${i} ${'x'.repeat(60)}`).join('\n'));
+    const child = spawn(process.execPath, [CLI, 'read', 'long.log', '--limit', '20000', '--max-tokens', '1000000', '--max-bytes', '4000000'], { cwd: root });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const first = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    child.stdout.destroy();
+    const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    expect(first.startsWith('1\tlog line 0 ')).toBe(true);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
   });
 
   it('exits 1 and names not_found on stderr for a missing file', () => {

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findRoot, findRootOfCanonical, relativeTo, relativeToCanonical } from '../src/core/containment.js';
 import { denyMatcherOf } from '../src/core/deny-matcher.js';
-import { compileDenyRules, createDenyMatcher } from '../src/core/deny-rules.js';
+import { compileDenyRules, compileSecretRules, createDenyMatcher } from '../src/core/deny-rules.js';
+import { SECRET_PATTERNS } from '../src/core/secret-patterns.js';
 
 /** Canonical absolute paths built from a few segments, so roots, prefixes and siblings collide often. */
 const segment = fc.constantFrom('srv', 'ws', 'ws-evil', 'w', 'a', 'a.b', '.env', 'x y', 'é');
@@ -43,6 +44,14 @@ describe('deny verdicts', () => {
     for (let i = 0; i < 20_000; i++) deny(`generated/file-${i}.txt`);
     expect(asked.map(deny)).toEqual(first);
     expect(asked.map(deny)).toEqual(first);
+  });
+
+  it('holds in SECRET_PATTERNS exactly what picomatch makes of SECRET_RULES', () => {
+    const compiled = compileSecretRules();
+    const q = (value: unknown) => JSON.stringify(value);
+    const pattern = (p: { source: string; flags: string } | null) => (p === null ? 'null' : `{ source: ${q(p.source)}, flags: ${q(p.flags)} }`);
+    const lines = compiled.map((rule) => `  { glob: ${q(rule.glob)}, pattern: ${pattern(rule.pattern)}, except: ${pattern(rule.except)} },`);
+    expect(SECRET_PATTERNS, `src/core/secret-patterns.ts is out of date with SECRET_RULES; its array should read:\n${lines.join('\n')}`).toEqual(compiled);
   });
 
   it("gives a worker's matcher, built from the host's compiled rules after a structured clone, the host's verdicts", () => {

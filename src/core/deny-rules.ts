@@ -1,12 +1,15 @@
 import picomatch from 'picomatch';
 import { denyMatcherOf, unionOf, type CompiledDenyRules, type DenyMatcher, type PatternData } from './deny-matcher.js';
+import { SECRET_PATTERNS } from './secret-patterns.js';
 
 export type { CompiledDenyRules, DenyMatcher } from './deny-matcher.js';
 
 /**
  * Files that commonly hold credentials, matched case-insensitively against root-relative
  * paths. Each rule may carry the exceptions that lift it (templates, public halves); an
- * exception lifts only its own rule.
+ * exception lifts only its own rule. The engine uses them compiled, from `SECRET_PATTERNS`
+ * (secret-patterns.ts), so that picomatch loads only for configured globs; a test checks that
+ * the two agree, and prints the new file when a rule here changes.
  */
 export const SECRET_RULES: readonly { readonly glob: string; readonly except: readonly string[] }[] = Object.freeze([
   { glob: '**/.env', except: [] },
@@ -37,21 +40,28 @@ export interface DenyRuleOptions {
   readonly deny: readonly string[];
 }
 
-/**
- * The rules that apply under `options` (configured globs first, then the secrets'), compiled to
- * regular expressions: matched against root-relative paths, dot files included, case ignored.
- */
-export function compileDenyRules(options: DenyRuleOptions): CompiledDenyRules {
-  const compile = (glob: string): PatternData => {
-    const re = picomatch.makeRe(glob, { dot: true, nocase: true });
-    return { source: re.source, flags: re.flags };
-  };
-  const configured = options.deny.map((glob) => ({ glob, pattern: compile(glob), except: null }));
-  const secrets = options.denySecrets ? SECRET_RULES.map(({ glob, except }) => ({ glob, pattern: compile(glob), except: unionOf(except.map(compile)) })) : [];
-  return [...configured, ...secrets];
+/** A glob as the deny rules match it: against root-relative paths, dot files included, case ignored. */
+export function compileGlob(glob: string): PatternData {
+  const re = picomatch.makeRe(glob, { dot: true, nocase: true });
+  return { source: re.source, flags: re.flags };
 }
 
-/** The host's matcher, straight from the options. */
+/** Configured deny globs, compiled (they have no exceptions). */
+export function compileGlobRules(globs: readonly string[]): CompiledDenyRules {
+  return globs.map((glob) => ({ glob, pattern: compileGlob(glob), except: null }));
+}
+
+/** `SECRET_RULES` compiled: what `SECRET_PATTERNS` holds, made again (the tests compare the two). */
+export function compileSecretRules(): CompiledDenyRules {
+  return SECRET_RULES.map(({ glob, except }) => ({ glob, pattern: compileGlob(glob), except: unionOf(except.map(compileGlob)) }));
+}
+
+/** The rules that apply under `options`: configured globs first, then the secrets'. */
+export function compileDenyRules(options: DenyRuleOptions): CompiledDenyRules {
+  return [...compileGlobRules(options.deny), ...(options.denySecrets ? SECRET_PATTERNS : [])];
+}
+
+/** A matcher straight from the options. */
 export function createDenyMatcher(options: DenyRuleOptions): DenyMatcher {
   return denyMatcherOf(compileDenyRules(options));
 }

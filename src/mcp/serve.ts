@@ -7,7 +7,6 @@ import { createRequire } from 'node:module';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Engine } from '../engine.js';
 import type { ToolDefinition } from '../dialects/tool.js';
-import { serveHttp } from './http.js';
 import { createSession } from './session.js';
 
 /** How long a shutdown waits for calls in flight before it closes the engine anyway. */
@@ -50,6 +49,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     await server.connect(transport);
     stopTransport = () => server.close();
   } else {
+    // Loaded only here: the SDK's HTTP transport and node:http took about 25 ms of every stdio
+    // server's start, on the way to its first answer.
+    const { serveHttp } = await import('./http.js');
     const http = await serveHttp({ ...sessionOptions, ...options.http });
     port = http.port;
     stopTransport = () => http.close();

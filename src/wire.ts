@@ -15,7 +15,7 @@ import type { ThreadPriority } from './io/thread-priority.js';
 export interface SandboxConfig {
   /** Canonical (realpath) roots. */
   readonly roots: readonly string[];
-  /** The deny rules, compiled once on the host (`compileDenyRules`). */
+  /** The deny rules, compiled (`Sandbox.denyRules`). */
   readonly deny: CompiledDenyRules;
   /** Largest file read at all. */
   readonly maxFileBytes: number;

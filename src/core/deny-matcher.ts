@@ -1,8 +1,9 @@
 /**
- * The deny rules as the workers use them: regular expressions already compiled from the globs on
- * the host (`compileDenyRules` in deny-rules.ts), sent as plain data. A worker builds its matcher
- * from them without loading the glob library, which cost each worker's boot about 4 ms (its
- * code and the rules' compilation), on the way to the engine's first answer.
+ * The deny rules as the workers use them: regular expressions already compiled from the globs
+ * (`Sandbox.denyRules`: configured globs compiled on the host, the secret rules in advance), sent
+ * as plain data. A worker builds its matcher from them without loading the glob library, which
+ * cost each worker's boot about 4 ms (its code and the rules' compilation), on the way to the
+ * engine's first answer.
  */
 
 /** Returns the glob that denies `relativePath`, or null when it may be read. */

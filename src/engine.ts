@@ -37,7 +37,9 @@ const CLOSE_GRACE_MS = 5000;
  * 6.5 ms both), and from 689 to 635 ms (6 each; host CPU 3.72 to 3.17 µs a read, event-loop
  * delay p99 5.8 to 7.9 ms). Each read that waits a turn at the gate costs a promise and its
  * closures. Before the stat thread, 256 doubled the swarm's event-loop delay p99 and gained no
- * throughput.
+ * throughput. 512 took the swarm from 1 001 to 881 ms and 950 to 884 (8 each, a slow hour), but
+ * its event-loop delay p99 from about 9.5 to 10.5 ms, and a burst of 500 reads then started in
+ * one turn: kept at 256.
  */
 const READS_PER_TURN = 256;
 

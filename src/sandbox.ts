@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isInside, relativeTo } from './core/containment.js';
-import { denyMatcherOf, type CompiledDenyRules, type DenyMatcher } from './core/deny-matcher.js';
+import { denyMatcherOf, orderDenyRules, type CompiledDenyRules, type DenyMatcher } from './core/deny-matcher.js';
 import { SECRET_PATTERNS } from './core/secret-patterns.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -27,7 +27,7 @@ export type Location =
  */
 async function denyRulesOf(options: ResolvedOptions): Promise<CompiledDenyRules> {
   const configured = options.deny.length === 0 ? [] : (await import('./core/deny-rules.js')).compileGlobRules(options.deny);
-  return options.denySecrets ? [...configured, ...SECRET_PATTERNS] : configured;
+  return orderDenyRules(configured, options.denySecrets ? SECRET_PATTERNS : null);
 }
 
 /**

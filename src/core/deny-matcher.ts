@@ -25,6 +25,14 @@ export interface CompiledDenyRule {
 /** Every rule in order, configured rules first. */
 export type CompiledDenyRules = readonly CompiledDenyRule[];
 
+/**
+ * The rules in the order they are asked: configured globs first (a path they deny is reported
+ * under its configured glob), then, with `denySecrets`, the secret rules.
+ */
+export function orderDenyRules(configured: CompiledDenyRules, secrets: CompiledDenyRules | null): CompiledDenyRules {
+  return secrets === null ? configured : [...configured, ...secrets];
+}
+
 /** Paths whose deny verdict a matcher remembers; past this it starts over. */
 const VERDICTS_KEPT = 16_384;
 

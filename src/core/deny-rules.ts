@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { denyMatcherOf, unionOf, type CompiledDenyRules, type DenyMatcher, type PatternData } from './deny-matcher.js';
+import { denyMatcherOf, orderDenyRules, unionOf, type CompiledDenyRules, type DenyMatcher, type PatternData } from './deny-matcher.js';
 import { SECRET_PATTERNS } from './secret-patterns.js';
 
 export type { CompiledDenyRules, DenyMatcher } from './deny-matcher.js';
@@ -58,7 +58,7 @@ export function compileSecretRules(): CompiledDenyRules {
 
 /** The rules that apply under `options`: configured globs first, then the secrets'. */
 export function compileDenyRules(options: DenyRuleOptions): CompiledDenyRules {
-  return [...compileGlobRules(options.deny), ...(options.denySecrets ? SECRET_PATTERNS : [])];
+  return orderDenyRules(compileGlobRules(options.deny), options.denySecrets ? SECRET_PATTERNS : null);
 }
 
 /** A matcher straight from the options. */

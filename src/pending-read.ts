@@ -31,8 +31,11 @@ export interface MissingRead {
 /** How a waiting read is answered: the pipeline's own steps, so this file stays a plain waiter. */
 export interface ReadAnswerer {
   readonly flights: SingleFlight;
-  /** The result for the read from its flight's outcome (or a read of its own); throws the read's error. */
-  answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult | Promise<ReadResult>;
+  /**
+   * Settles the read from its flight's outcome: `resolve` with its result, now or after a read of
+   * its own (when the flight read another version). Throws the read's error.
+   */
+  answer(read: MissingRead, outcome: Outcome, flight: Flight, resolve: (result: ReadResult) => void, reject: (error: ReadError) => void): void;
   /** Any error as the counted `ReadError` a caller receives. */
   failed(error: unknown, subject: string): ReadError;
 }
@@ -71,9 +74,7 @@ export class PendingRead implements FlightWaiter {
     this.#reject = ignore;
     this.flight = null;
     try {
-      const answered = this.#answerer.answer(this.#read, outcome, flight);
-      if (answered instanceof Promise) answered.then(resolve, reject);
-      else resolve(answered);
+      this.#answerer.answer(this.#read, outcome, flight, resolve, reject);
     } catch (error) {
       reject(this.#answerer.failed(error, this.#read.subject));
     }

@@ -20,7 +20,7 @@ import { UNSIZED, type Scheduler } from './scheduler.js';
 import { SessionAnswers } from './session-answers.js';
 import { SingleFlight, type Flight, type Outcome } from './single-flight.js';
 import { NOT_STATTED, type StatAnswer, type StatLane } from './stat-lane.js';
-import type { GateExit, TurnGate } from './turn-gate.js';
+import type { TurnGate } from './turn-gate.js';
 
 /** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
 const FACTS_BYTES = 32 * 1024 * 1024;
@@ -75,9 +75,10 @@ export class ReadPipeline implements ReadAnswerer {
   }
 
   /**
-   * Answers one read. The promise returned is the only one a common read makes: hits and stubs
-   * are answered at once, and work in a pool answers through the read's `PendingRead`. Every
-   * rejection is a `ReadError`, counted once in the ledger; every result passed `#deliver`.
+   * Answers one read. The promise returned is the only one a common read makes: the steps after
+   * it (the gate, a stat, a flight) settle it through its `resolve` and `reject` instead of making
+   * promises of their own. Every rejection is a `ReadError`, counted once in the ledger; every
+   * result passed `#deliver`.
    */
   read(request: ReadRequest, signal: AbortSignal | undefined): Promise<ReadResult> {
     let subject = '(no path)';
@@ -125,18 +126,23 @@ export class ReadPipeline implements ReadAnswerer {
     return this.#admit(req, signal, subject);
   }
 
-  /** Served now when the gate lets the read start, else once its turn comes (or it leaves first). */
+  /**
+   * Served now when the gate lets the read start, else once its turn comes (or it leaves first).
+   * A read let in at once allocates nothing here. A read that waits makes its one promise here
+   * and is answered into it: in a swarm a quarter to two fifths of reads wait a turn, and a
+   * promise resolved with another costs two more microtasks and a third promise.
+   */
   #throughGate(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
     const { gate } = this.#p;
-    // Set in the promise's executor, which runs before the gate can call back: it calls only from
-    // its next turn, its deadline sweep, `flush` or `leave`, never from inside `enter`.
-    let settle: ((exit: GateExit | null) => void) | undefined;
-    const place = gate.enter(req.session ?? '', deadline, (exit) => settle?.(exit));
-    if (place === null) return this.#serve(req, absolute, deadline, signal, subject);
+    const session = req.session ?? '';
+    if (gate.pass(session)) return this.#serve(req, absolute, deadline, signal, subject);
     return new Promise<ReadResult>((resolve, reject) => {
+      // Added to the signal only once `place` is set.
       const onAbort = signal === undefined ? undefined : () => gate.leave(place);
+      let refused = false;
       // Never throws: the gate calls it from its loops, where a throw would strand other reads.
-      settle = (exit) => {
+      const place = gate.wait(session, deadline, (exit) => {
+        if (refused) return;
         try {
           if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
           // The signal may have fired between admission and this call.
@@ -145,39 +151,42 @@ export class ReadPipeline implements ReadAnswerer {
             const details = why === 'timeout' ? { timeoutMs: req.timeoutMs, stage: 'queued' } : { stage: 'queued' };
             throw fail(why, details, subject);
           }
-          resolve(this.#answer(req, absolute, deadline, signal, subject));
+          this.#answer(req, absolute, deadline, signal, subject, resolve, reject);
         } catch (error) {
           reject(this.failed(error, subject));
         }
-      };
-      if (onAbort !== undefined) {
-        try {
-          signal?.addEventListener('abort', onAbort, { once: true });
-        } catch (error) {
-          // A signal that refuses a listener (a faulty polyfill): the read leaves its place.
-          settle = () => undefined;
-          gate.leave(place);
-          reject(this.failed(error, subject));
-          return;
-        }
+      });
+      if (signal === undefined || onAbort === undefined) return;
+      try {
+        signal.addEventListener('abort', onAbort, { once: true });
+      } catch (error) {
+        // A signal that refuses a listener (a faulty polyfill): the read leaves its place, and is
+        // answered with that error.
+        refused = true;
+        gate.leave(place);
+        reject(this.failed(error, subject));
       }
     });
   }
 
-  /** After the gate: the answer as a promise; a failure is rejected, counted once. */
+  /** Let in at once: the read's promise, answered by `#answer`. */
   #serve(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    try {
-      return this.#answer(req, absolute, deadline, signal, subject);
-    } catch (error) {
-      return Promise.reject(this.failed(error, subject));
-    }
+    return new Promise<ReadResult>((resolve, reject) => this.#answer(req, absolute, deadline, signal, subject, resolve, reject));
   }
 
   /**
-   * New work for a path no cache knows, else the read waits for its stat (`#statted`). Throws
-   * what fails before any work starts.
+   * After the gate: new work for a path no cache knows, else the read waits for its stat
+   * (`#statted`). Never throws: a failure is rejected, counted once.
    */
-  #answer(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+  #answer(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
+    try {
+      this.#answerOrThrow(req, absolute, deadline, signal, subject, resolve, reject);
+    } catch (error) {
+      reject(this.failed(error, subject));
+    }
+  }
+
+  #answerOrThrow(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
     if (this.#p.closing()) throw fail('closed', {}, subject);
     const startedAt = Date.now();
     const plain = isDefaultShape(req, this.#plain);
@@ -195,20 +204,19 @@ export class ReadPipeline implements ReadAnswerer {
       // the reads after it share one read of the version they see.
       const running = this.flights.get(open);
       if (running === undefined || running.joinable()) {
-        return this.#miss({ key, open, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
+        this.#miss({ key, open, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range }, resolve, reject);
+        return;
       }
     }
     // One stat gives the version every cache is keyed by, made after this read arrived (on this
     // thread, or on the stat thread in a busy turn: see `StatLane`).
     const known: KnownRead = { key, open, shape, req, absolute, signal, subject, startedAt, deadline, held, range, cached };
-    return new Promise<ReadResult>((resolve, reject) => {
-      this.#p.stats.stat(absolute, (stat) => {
-        try {
-          resolve(this.#statted(known, stat));
-        } catch (error) {
-          reject(this.failed(error, subject));
-        }
-      });
+    this.#p.stats.stat(absolute, (stat) => {
+      try {
+        this.#statted(known, stat, resolve, reject);
+      } catch (error) {
+        reject(this.failed(error, subject));
+      }
     });
   }
 
@@ -218,7 +226,7 @@ export class ReadPipeline implements ReadAnswerer {
    * goes to a worker, which owns the sandbox's verdicts; a cache entry only ever comes from a read
    * that passed them.
    */
-  #statted(read: KnownRead, stat: StatAnswer): ReadResult | Promise<ReadResult> {
+  #statted(read: KnownRead, stat: StatAnswer, resolve: Resolve, reject: Reject): void {
     const { req, absolute, deadline, signal, subject, held } = read;
     const { ledger } = this.#p;
     if (this.#p.closing()) throw fail('closed', {}, subject);
@@ -227,9 +235,12 @@ export class ReadPipeline implements ReadAnswerer {
     // The stat lane gave up on its thread: read as if no cache knew the path.
     if (stat === NOT_STATTED) {
       const { key, open, shape, range, startedAt } = read;
-      return this.#miss({ key, open, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range });
+      return this.#miss({ key, open, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range }, resolve, reject);
     }
-    if (stat === null) return this.#unstatted(req, absolute, deadline, signal, subject);
+    if (stat === null) {
+      this.#unstatted(req, absolute, deadline, signal, subject).then(resolve, reject);
+      return;
+    }
     const version = this.#versions.key(absolute, stat);
     // The entry seen before the stat, if it has this version; else the cache may have been filled
     // meanwhile (by work that was running when this read arrived).
@@ -238,22 +249,22 @@ export class ReadPipeline implements ReadAnswerer {
     // cache may serve): a hit needs the same inode at the same version, so its bytes are the
     // bytes a worker already served from inside a root.
     if (held !== undefined) {
-      if (held.settled && held.version === version) return this.#deliver(this.#answers.stub(held, 'same_version'), req, subject);
+      if (held.settled && held.version === version) return resolve(this.#deliver(this.#answers.stub(held, 'same_version'), req, subject));
       // Facts are only kept for settled versions: a match means the same bytes.
       const known = this.facts.get(version);
       if (known !== undefined && known.xxh64 === held.xxh64) {
         ledger.hashHits++;
         held.version = version;
         held.settled = true;
-        return this.#deliver(this.#answers.stub(held, 'same_content'), req, subject);
+        return resolve(this.#deliver(this.#answers.stub(held, 'same_content'), req, subject));
       }
     }
     if (cached !== undefined && cached.version === version) {
       ledger.resultHits++;
-      return this.#deliver(this.#answers.remember(cached, req, absolute, held, read.range, read.startedAt, true), req, subject);
+      return resolve(this.#deliver(this.#answers.remember(cached, req, absolute, held, read.range, read.startedAt, true), req, subject));
     }
     const { key, open, shape, range, startedAt } = read;
-    return this.#miss({ key, open, shape, req, absolute, version, size: stat.size, signal, subject, startedAt, deadline, held, range });
+    this.#miss({ key, open, shape, req, absolute, version, size: stat.size, signal, subject, startedAt, deadline, held, range }, resolve, reject);
   }
 
   /** A path that is not a plain regular file: a worker (or the media pool, by name) gives the verdict. */
@@ -270,9 +281,10 @@ export class ReadPipeline implements ReadAnswerer {
   /**
    * The result for the read, worked once however many callers ask for it at the same time. Each
    * caller keeps its own deadline and signal; the work is cancelled only when all have left. A
-   * caller that did not stat the file joins only work not yet sent to a worker.
+   * caller that did not stat the file joins only work not yet sent to a worker. The caller's
+   * `PendingRead` settles its promise.
    */
-  #miss(read: MissingRead): Promise<ReadResult> {
+  #miss(read: MissingRead, resolve: Resolve, reject: Reject): void {
     const { ledger } = this.#p;
     const flightKey = read.version === null ? read.open : `${read.version}|${read.key}`;
     let flight = this.flights.get(flightKey);
@@ -284,28 +296,25 @@ export class ReadPipeline implements ReadAnswerer {
       ledger.resultMisses++;
       flight = this.#work.launch(flightKey, read);
     }
-    const joined = flight;
-    this.#recent.flight = joined;
-    return new Promise<ReadResult>((resolve, reject) => {
-      const waiter = new PendingRead(this, read, resolve, reject);
-      this.#recent.waiter = waiter;
-      this.flights.join(joined, waiter);
-    });
+    this.#recent.flight = flight;
+    const waiter = new PendingRead(this, read, resolve, reject);
+    this.#recent.waiter = waiter;
+    this.flights.join(flight, waiter);
   }
 
-  /** Answers a read that waited for a flight (see `PendingRead`). */
-  answer(read: MissingRead, outcome: Outcome, flight: Flight): ReadResult | Promise<ReadResult> {
+  /** Answers a read that waited for a flight (see `PendingRead`); throws the read's error. */
+  answer(read: MissingRead, outcome: Outcome, flight: Flight, resolve: Resolve, reject: Reject): void {
     // A caller that saw version V joined work that had not seen it: its answer serves only if the
     // worker read V too; otherwise (the file changed meanwhile) the caller reads for itself. Not
     // when the caller left on its own (its abort or deadline): that is its answer.
     const seen = outcome.ok ? outcome.value.version : null;
     const ownOutcome = outcome === flight.outcome;
     if (read.version !== null && ownOutcome && flight.key !== `${read.version}|${read.key}` && seen !== read.version) {
-      return this.#miss({ ...read, relaunched: true });
+      return this.#miss({ ...read, relaunched: true }, resolve, reject);
     }
     if (!outcome.ok) throw failureOf(outcome, read.req, read.subject);
     flight.result ??= resultOf(outcome.value, read.req, this.#p.options);
-    return this.#deliver(this.#answers.remember(flight.result, read.req, read.absolute, read.held, read.range, read.startedAt), read.req, read.subject);
+    resolve(this.#deliver(this.#answers.remember(flight.result, read.req, read.absolute, read.held, read.range, read.startedAt), read.req, read.subject));
   }
 
   /** Every result passes here once: narrower roots are checked on the canonical place read too. */
@@ -326,6 +335,10 @@ export class ReadPipeline implements ReadAnswerer {
     return readError;
   }
 }
+
+/** How a read's one promise is settled (see `ReadPipeline.read`). */
+type Resolve = (result: ReadResult) => void;
+type Reject = (error: ReadError) => void;
 
 /** A read of a path some cache knows, waiting for its stat. */
 interface KnownRead extends Omit<MissingRead, 'version' | 'size' | 'relaunched'> {

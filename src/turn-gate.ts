@@ -79,15 +79,24 @@ export class TurnGate {
   }
 
   /**
-   * Null when the read may start now (`call` is never called); otherwise its place in the
-   * session's line, and `call` is called once, when it is admitted or leaves.
+   * True when a read of `session` may start now: it is counted against this turn's budget. Else
+   * the read must `wait`. Two calls, so that a read let in at once makes no callback.
    */
-  enter(session: string, deadline: number, call: GateCall): GatePlace | null {
+  pass(session: string): boolean {
     this.#scheduleReset();
     if (this.#used < this.#perTurn && !this.#lanes.has(session) && this.#room(session)) {
       this.#used++;
-      return null;
+      return true;
     }
+    return false;
+  }
+
+  /**
+   * Holds a read that `pass` turned away, in its session's line: `call` is called once, when it
+   * is admitted or leaves, never from inside `wait`.
+   */
+  wait(session: string, deadline: number, call: GateCall): GatePlace {
+    this.#scheduleReset();
     const waiter: Waiter = { call, deadline, done: false };
     let lane = this.#lanes.get(session);
     if (lane === undefined) {

@@ -137,33 +137,17 @@ export class ReadPipeline implements ReadAnswerer {
     const session = req.session ?? '';
     if (gate.pass(session)) return this.#serve(req, absolute, deadline, signal, subject);
     return new Promise<ReadResult>((resolve, reject) => {
-      // Added to the signal only once `place` is set.
-      const onAbort = signal === undefined ? undefined : () => gate.leave(place);
-      let refused = false;
-      // Never throws: the gate calls it from its loops, where a throw would strand other reads.
-      const place = gate.wait(session, deadline, (exit) => {
-        if (refused) return;
-        try {
-          if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
-          // The signal may have fired between admission and this call.
-          const why = exit ?? (isAborted(signal) ? 'aborted' : null);
-          if (why !== null) {
-            const details = why === 'timeout' ? { timeoutMs: req.timeoutMs, stage: 'queued' } : { stage: 'queued' };
-            throw fail(why, details, subject);
-          }
-          this.#answer(req, absolute, deadline, signal, subject, resolve, reject);
-        } catch (error) {
-          reject(this.failed(error, subject));
-        }
-      });
-      if (signal === undefined || onAbort === undefined) return;
       try {
-        signal.addEventListener('abort', onAbort, { once: true });
+        // Never throws: the gate calls it from its loops, where a throw would strand other reads.
+        gate.wait(session, deadline, signal, (exit) => {
+          try {
+            if (exit !== null) throw fail(exit, exit === 'timeout' ? { timeoutMs: req.timeoutMs, stage: 'queued' } : { stage: 'queued' }, subject);
+            this.#answer(req, absolute, deadline, signal, subject, resolve, reject);
+          } catch (error) {
+            reject(this.failed(error, subject));
+          }
+        });
       } catch (error) {
-        // A signal that refuses a listener (a faulty polyfill): the read leaves its place, and is
-        // answered with that error.
-        refused = true;
-        gate.leave(place);
         reject(this.failed(error, subject));
       }
     });

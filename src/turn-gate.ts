@@ -9,17 +9,16 @@ export type GateExit = 'aborted' | 'timeout';
  */
 export type GateCall = (exit: GateExit | null) => void;
 
-/** A read waiting at the gate; hand it to `leave` to give up its place. */
-export interface GatePlace {
-  /** Set once admitted, aborted or timed out. */
-  readonly done: boolean;
-}
-
-interface Waiter extends GatePlace {
+/** A read waiting at the gate. */
+interface Waiter {
   /** The read's call; `answered` once called (see `answer`). */
   call: GateCall;
   /** `Date.now()` after which the read answers `timeout` instead of waiting on. */
   readonly deadline: number;
+  /** The read's signal and the gate's listener on it, removed once the read is answered. */
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  /** Set once admitted, aborted or timed out. */
   done: boolean;
 }
 
@@ -92,12 +91,19 @@ export class TurnGate {
   }
 
   /**
-   * Holds a read that `pass` turned away, in its session's line: `call` is called once, when it
-   * is admitted or leaves, never from inside `wait`.
+   * Holds a read that `pass` turned away, in its session's line. `call` is called once, never from
+   * inside `wait`: with null when the read is admitted, or with why it left first (its deadline
+   * passed, or `signal` fired). A signal that refuses a listener (a faulty polyfill) throws here,
+   * and the read is not held.
    */
-  wait(session: string, deadline: number, call: GateCall): GatePlace {
+  wait(session: string, deadline: number, signal: AbortSignal | undefined, call: GateCall): void {
+    const waiter: Waiter = { call, deadline, signal, onAbort: undefined, done: false };
+    if (signal !== undefined) {
+      const onAbort = () => this.#leave(waiter, 'aborted');
+      signal.addEventListener('abort', onAbort, { once: true });
+      waiter.onAbort = onAbort;
+    }
     this.#scheduleReset();
-    const waiter: Waiter = { call, deadline, done: false };
     let lane = this.#lanes.get(session);
     if (lane === undefined) {
       lane = [];
@@ -107,12 +113,6 @@ export class TurnGate {
     lane.push(waiter);
     this.#waiting++;
     this.#sweep ??= setTimeout(() => this.#expire(), SWEEP_MS);
-    return waiter;
-  }
-
-  /** Gives up a place (the caller aborted): its call is answered 'aborted', unless already done. */
-  leave(place: GatePlace): void {
-    this.#leave(place as Waiter, 'aborted');
   }
 
   /** Admits waiting reads now, within this turn's budget, where their sessions have room. */
@@ -214,8 +214,18 @@ export class TurnGate {
  * in a lane array or a retired table of the lane map until a full GC (README, "Where the time goes").
  */
 function answer(waiter: Waiter, exit: GateExit | null): void {
-  const call = waiter.call;
+  const { call, signal, onAbort } = waiter;
   waiter.call = answered;
+  waiter.signal = undefined;
+  waiter.onAbort = undefined;
+  if (onAbort !== undefined) {
+    try {
+      signal?.removeEventListener('abort', onAbort);
+    } catch {
+      // A signal that refuses to let go (a faulty polyfill) keeps the listener, which then finds
+      // the read done: no throw into the gate's loops.
+    }
+  }
   call(exit);
 }
 

@@ -130,6 +130,30 @@ describe('fair scheduling', () => {
     }
   }, 60_000);
 
+  it("serves reads held at the gate when their signal takes a listener but refuses to remove it", async () => {
+    let listeners = 0;
+    const sticky = {
+      aborted: false,
+      addEventListener() {
+        listeners++;
+      },
+      removeEventListener() {
+        throw new Error('remove refused');
+      },
+    } as unknown as AbortSignal;
+    const engine = await createEngine({ root, threads: 1, settleMs: 0 });
+    try {
+      await engine.read({ path: 'small.txt' });
+      const settled = await Promise.allSettled(Array.from({ length: 300 }, () => engine.read({ path: 'small.txt' }, { signal: sticky })));
+      // More than a turn's worth in one tick: some reads waited at the gate, with a listener each.
+      expect(listeners).toBeGreaterThan(0);
+      expect(settled.every((entry) => entry.status === 'fulfilled' && entry.value.kind === 'text')).toBe(true);
+      expect(engine.stats().errors).toEqual({});
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
   it('answers reads held at the gate with closed when the engine closes', async () => {
     const engine = await createEngine({ root, threads: 1, batchSize: 4 });
     const greedy = flood(engine, 1000);

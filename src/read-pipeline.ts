@@ -170,6 +170,7 @@ export class ReadPipeline implements ReadAnswerer {
     }
   }
 
+  /** `#answer`'s steps; throws what fails before any work starts. */
   #answerOrThrow(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
     if (this.#p.closing()) throw fail('closed', {}, subject);
     const startedAt = Date.now();

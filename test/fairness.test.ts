@@ -37,6 +37,11 @@ afterAll(() => {
   removeTempDir(base);
 });
 
+/** A never-aborted signal whose listener methods are the given ones: a faulty polyfill's stand-in. */
+function signalWith(addEventListener: () => void, removeEventListener: () => void): AbortSignal {
+  return { aborted: false, addEventListener, removeEventListener } as unknown as AbortSignal;
+}
+
 describe('fair scheduling', () => {
   it("answers another session's read long before one session's flood of reads is done", async () => {
     const engine = await createEngine({ root, threads: 1, batchSize: 4 });
@@ -108,15 +113,14 @@ describe('fair scheduling', () => {
   }, 60_000);
 
   it("answers each read held at the gate once when its signal's listener methods throw (a faulty polyfill)", async () => {
-    const refusing = {
-      aborted: false,
-      addEventListener() {
+    const refusing = signalWith(
+      () => {
         throw new Error('listener refused');
       },
-      removeEventListener() {
+      () => {
         throw new Error('remove refused');
       },
-    } as unknown as AbortSignal;
+    );
     const engine = await createEngine({ root, threads: 1, settleMs: 0 });
     try {
       await engine.read({ path: 'small.txt' });
@@ -132,15 +136,14 @@ describe('fair scheduling', () => {
 
   it("serves reads held at the gate when their signal takes a listener but refuses to remove it", async () => {
     let listeners = 0;
-    const sticky = {
-      aborted: false,
-      addEventListener() {
+    const sticky = signalWith(
+      () => {
         listeners++;
       },
-      removeEventListener() {
+      () => {
         throw new Error('remove refused');
       },
-    } as unknown as AbortSignal;
+    );
     const engine = await createEngine({ root, threads: 1, settleMs: 0 });
     try {
       await engine.read({ path: 'small.txt' });

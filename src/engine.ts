@@ -35,11 +35,12 @@ const CLOSE_GRACE_MS = 5000;
  * the stat thread in busy turns. Measured in the swarm (256 sessions, one read each), alternating
  * fresh processes: 256 against 128 took a pass from 713 to 656 ms (8 each; event-loop delay p99
  * 6.5 ms both), and from 689 to 635 ms (6 each; host CPU 3.72 to 3.17 µs a read, event-loop
- * delay p99 5.8 to 7.9 ms). Each read that waits a turn at the gate costs a promise and its
- * closures. Before the stat thread, 256 doubled the swarm's event-loop delay p99 and gained no
+ * delay p99 5.8 to 7.9 ms). Each read that waits a turn at the gate costs a place in its
+ * session's line and a callback. Before the stat thread, 256 doubled the swarm's event-loop delay p99 and gained no
  * throughput. 512 took the swarm from 1 001 to 881 ms and 950 to 884 (8 each, a slow hour), but
  * its event-loop delay p99 from about 9.5 to 10.5 ms, and a burst of 500 reads then started in
- * one turn: kept at 256.
+ * one turn: kept at 256. Since a read that waits makes no promise of its own, 512 gains nothing
+ * (swarm 722 against 706 ms, 10 alternating each).
  */
 const READS_PER_TURN = 256;
 

@@ -11,10 +11,10 @@
  * to prepare it). Prints each side's median pass and host CPU per read, and how many pairs B won.
  * The swarm cannot share a process between builds: it measures a cold one.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runMeasured } from './child.js';
 import { median } from './stats.js';
 
 const [distA = '', distB = '', pairsArg = '10'] = process.argv.slice(2);
@@ -28,12 +28,11 @@ interface Pass {
   readonly hostUsPerRead: number;
 }
 
+/** One swarm pass of a build, in a process of its own (the scenario's own child runner). */
 function swarmPass(dist: string): Pass {
   const script = path.resolve(dist, 'bench/swarm-pass.js');
-  const child = spawnSync(process.execPath, [script, 'engine', root, '500', '256'], { encoding: 'utf8' });
-  const last = child.stdout.trim().split('\n').pop() ?? '';
-  if (child.status !== 0 || !last.startsWith('{')) throw new Error(`swarm pass of ${dist} failed (${child.status}): ${child.stderr.slice(0, 2000)}`);
-  const { ms, hostUsPerRead, errors } = JSON.parse(last) as { ms: number; hostUsPerRead: number; errors: number };
+  const child = runMeasured([script, 'engine', root, '500', '256'], projectRoot, path.join(projectRoot, 'dist/bench/rss-preload.js'));
+  const { ms, hostUsPerRead, errors } = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { ms: number; hostUsPerRead: number; errors: number };
   if (errors !== 0) throw new Error(`swarm pass of ${dist} answered ${errors} reads with errors`);
   return { ms, hostUsPerRead };
 }

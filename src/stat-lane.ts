@@ -1,10 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import { statFile } from './io/probe.js';
 import { inMicrotask } from './microtask.js';
-import { readStat, type FileStat, type StatAsk, type StatReply } from './io/stat-wire.js';
+import { ANSWERED, answerAt, askAt, createStatShared, readStat, SENT, STAT_BATCH, STAT_SLOTS, type FileStat, type StatPaths, type StatShared } from './io/stat-wire.js';
 import { workerFile } from './text-pool.js';
 
 export type { FileStat } from './io/stat-wire.js';
+
+/** `Atomics.waitAsync` (Node 16 and later), which TypeScript types from its ES2024 library only. */
+type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 /**
  * What a stat comes back as: the file's version fields; null when the path is not a plain regular
@@ -21,8 +25,8 @@ export type StatCall = (stat: StatAnswer) => void;
 
 /**
  * Stats asked for in one turn that go to the stat thread; fewer are made on the host. A round
- * trip to a thread costs the host about 30 µs (a message each way), a stat about 2.8 µs: from
- * 16 up the thread is cheaper, and at 64 a stat costs the host about 0.6 µs.
+ * trip to the thread costs the host about 22 µs (waking it, and being woken: 29 to 33 when it
+ * was a message each way), a stat about 2.8 µs: from 16 up the thread is cheaper.
  */
 const MIN_BATCH = 16;
 
@@ -31,12 +35,13 @@ const MIN_BATCH = 16;
  * the free places, so that the host answers the reads of one batch while the thread stats the
  * next: in one piece, the host and the thread took turns, and cached reads fell from 200 000 to
  * 160 000 a second (source tree, concurrency 64, 2 cores); in two parts, 270 000. Parts are
- * otherwise as large as the turn brings (a message costs the host about 15 µs each way): the
- * swarm's 128-read turns took 935 ms against 1 038 in parts of at most 32. Three places instead
- * of two: the swarm took 1 026 ms against 913 (8 alternating each).
+ * otherwise as large as the turn brings (each costs the host a wake-up each way): the swarm's
+ * 128-read turns took 935 ms against 1 038 in parts of at most 32. Three places instead of two:
+ * the swarm took 1 026 ms against 913 (8 alternating each). Both are fixed by the memory the host
+ * and the thread share (`StatShared`).
  */
-const MAX_IN_FLIGHT = 2;
-const MAX_BATCH = 128;
+const MAX_IN_FLIGHT = STAT_SLOTS;
+const MAX_BATCH = STAT_BATCH;
 
 /**
  * A batch unanswered this long after the thread took it up (1 s, and 8 ms a stat) means a stat
@@ -85,20 +90,27 @@ export interface StatLaneStats {
 /**
  * Where the host gets the stat that a cache hit rests on. A stat is the largest part of a hit's
  * host-thread CPU (2.8 of 5 µs here), and the host thread is the ceiling on many cores, so in
- * busy turns the stats go to a thread of their own, in batches. Freshness is unchanged: every
- * stat, on either thread, is made after the read that asked for it arrived, so a read still sees
- * every write that finished before it was asked for.
+ * busy turns the stats go to a thread of their own, in batches, through memory the two threads
+ * share: no message is made for a batch or its answer, only for a path the thread does not know
+ * yet. Freshness is unchanged: every stat, on either thread, is made after the read that asked
+ * for it arrived, so a read still sees every write that finished before it was asked for.
  */
 export class StatLane {
   #paths: string[] = [];
   #calls: StatCall[] = [];
   #flushQueued = false;
   #worker: Worker | null = null;
+  /** The memory shared with `#worker`; a new thread gets its own. */
+  #memory: StatShared | null = null;
+  /** Batches sent to the current thread, and answers taken from it (batches are numbered from 1). */
+  #sentCount = 0;
+  #answeredCount = 0;
+  /** True while a wait for the thread's next answer is set. */
+  #awaiting = false;
   #ready = false;
   /** True when the stat thread cannot be started here: every stat is made on the host. */
   #hostOnly = false;
   #closed = false;
-  #nextId = 0;
   /** Batches at the thread, oldest first: the thread takes them up in this order. */
   readonly #sent = new Map<number, Sent>();
   /**
@@ -107,7 +119,7 @@ export class StatLane {
    * is out: the thread itself is unref'd.
    */
   #watch: NodeJS.Timeout | undefined;
-  /** The number each path has at the current stat thread (see `StatAsk`). */
+  /** The number each path has at the current stat thread (see `StatPaths`). */
   readonly #numbers = new Map<string, number>();
   readonly #maxNumbered: number;
   #onHost = 0;
@@ -178,19 +190,21 @@ export class StatLane {
 
   #send(): void {
     const worker = this.#worker as Worker;
+    const memory = this.#memory as StatShared;
     // The waiting stats shared among the free places: 64 go as 32 and 32 when both are free.
     const take = Math.min(MAX_BATCH, Math.ceil(this.#paths.length / (MAX_IN_FLIGHT - this.#sent.size)));
     const calls = this.#calls.splice(0, take);
     const paths = this.#paths.splice(0, take);
-    // Paths go by number once the thread knows them: a string costs a message far more.
+    // Paths go by number once the thread knows them: a string costs a message.
     const reset = this.#numbers.size + paths.length > this.#maxNumbered;
     if (reset) this.#numbers.clear();
     const added: string[] = [];
+    const id = ++this.#sentCount;
+    const at = askAt(id);
     // One stat a path: reads of the same path in one batch (agents of a swarm reading the same
     // files at once) share it, as every read that arrived before a stat may.
     const entryOf = new Map<string, number>();
     const entries = new Int32Array(paths.length);
-    const numbers = new Int32Array(paths.length);
     for (let i = 0; i < paths.length; i++) {
       const path = paths[i] as string;
       let entry = entryOf.get(path);
@@ -203,23 +217,48 @@ export class StatLane {
         }
         entry = entryOf.size;
         entryOf.set(path, entry);
-        numbers[entry] = number;
+        memory.asks[at + 1 + entry] = number;
       }
       entries[i] = entry;
     }
+    memory.asks[at] = entryOf.size;
     this.#shared += paths.length - entryOf.size;
-    const id = ++this.#nextId;
     this.#sent.set(id, { calls, entries });
     if (this.#sent.size === 1) this.#watchOldest();
     this.#sentStats += calls.length;
     this.#onThread += calls.length;
     this.#batches++;
-    const unique = numbers.subarray(0, entryOf.size);
-    const ask: StatAsk = { id, reset, added, numbers: unique };
-    worker.postMessage(ask, [numbers.buffer]);
+    // Posted before the batch is: the thread finds them on its port when it takes the batch up.
+    if (reset || added.length > 0) {
+      const message: StatPaths = { batch: id, reset, added };
+      worker.postMessage(message);
+    }
+    Atomics.store(memory.control, SENT, id);
+    Atomics.notify(memory.control, SENT);
+    if (!this.#awaiting) this.#awaitAnswer(memory);
   }
 
-  #reply({ id, stats }: StatReply): void {
+  /**
+   * Takes the thread's answers once it has made the next one. The wait is a promise that the
+   * thread's `Atomics.notify` settles: no message is made, received or dispatched for an answer.
+   */
+  #awaitAnswer(memory: StatShared): void {
+    this.#awaiting = true;
+    const wait = waitAsync(memory.control, ANSWERED, this.#answeredCount);
+    if (wait.async) void wait.value.then(() => this.#answered(memory));
+    else inMicrotask(() => this.#answered(memory));
+  }
+
+  #answered(memory: StatShared): void {
+    // The memory of a thread given up on: its batches were answered then.
+    if (memory !== this.#memory) return;
+    const answered = Atomics.load(memory.control, ANSWERED);
+    while (this.#answeredCount < answered) this.#reply(++this.#answeredCount, memory.stats);
+    this.#awaiting = false;
+    if (this.#sent.size > 0 && this.#memory === memory) this.#awaitAnswer(memory);
+  }
+
+  #reply(id: number, stats: Float64Array): void {
     const sent = this.#sent.get(id);
     // A batch already given up on: its reads were answered.
     if (sent === undefined) return;
@@ -228,7 +267,8 @@ export class StatLane {
     this.#watchOldest();
     this.#restartMs = RESTART_BASE_MS;
     const { calls, entries } = sent;
-    for (let i = 0; i < calls.length; i++) (calls[i] as StatCall)(readStat(stats, entries[i] as number));
+    const first = answerAt(id);
+    for (let i = 0; i < calls.length; i++) (calls[i] as StatCall)(readStat(stats, first + (entries[i] as number)));
     // A retired table of `#sent` can keep this batch until a full GC: it keeps no reads with it.
     calls.length = 0;
     this.#flush();
@@ -248,15 +288,19 @@ export class StatLane {
     if (this.#worker !== null) return;
     let worker: Worker;
     try {
-      worker = new Worker(workerFile('stat-worker'));
+      const memory = createStatShared();
+      worker = new Worker(workerFile('stat-worker'), { workerData: memory });
+      this.#memory = memory;
     } catch {
       this.#hostOnly = true;
       return;
     }
     worker.unref();
-    // A fresh thread knows no path by number.
+    // A fresh thread knows no path by number, and has answered nothing.
     this.#numbers.clear();
-    worker.on('message', (reply: StatReply) => this.#reply(reply));
+    this.#sentCount = 0;
+    this.#answeredCount = 0;
+    this.#awaiting = false;
     worker.once('online', () => {
       if (this.#worker === worker) this.#ready = true;
     });
@@ -285,6 +329,7 @@ export class StatLane {
   #drop(): Promise<void> {
     const worker = this.#worker;
     this.#worker = null;
+    this.#memory = null;
     this.#ready = false;
     if (worker === null) return Promise.resolve();
     // A thread stuck in a system call stops only when the call returns: nothing waits for that.

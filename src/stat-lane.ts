@@ -68,6 +68,22 @@ interface Sent {
   readonly entries: Int32Array;
 }
 
+/**
+ * The host's Node options, which a worker inherits, less `--input-type`: Node refuses to start a
+ * worker from a file under it (ERR_INPUT_TYPE_NOT_ALLOWED), so a host run as
+ * `node --input-type=module -e ...` lost its stat thread at every start.
+ */
+function workerExecArgv(): string[] {
+  const args: string[] = [];
+  const host = process.execArgv;
+  for (let i = 0; i < host.length; i++) {
+    const arg = host[i] as string;
+    if (arg === '--input-type') i++;
+    else if (!arg.startsWith('--input-type=')) args.push(arg);
+  }
+  return args;
+}
+
 /** Paths the host and the stat thread number alike; past this both start over. */
 const MAX_NUMBERED = 65_536;
 
@@ -289,7 +305,7 @@ export class StatLane {
     let worker: Worker;
     try {
       const memory = createStatShared();
-      worker = new Worker(workerFile('stat-worker'), { workerData: memory });
+      worker = new Worker(workerFile('stat-worker'), { workerData: memory, execArgv: workerExecArgv() });
       this.#memory = memory;
     } catch {
       this.#hostOnly = true;

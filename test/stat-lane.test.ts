@@ -219,26 +219,35 @@ describe('stat lane', () => {
     expect(Date.now() - started).toBeLessThan(1500);
     expect(settled.every((entry) => entry.status === 'rejected' && (entry.reason as { code?: string }).code === 'closed')).toBe(true);
   }, 20_000);
-  it('a program that never closes its engine still exits once its reads are answered, with the stat thread up', () => {
-    // The built engine in a process of its own: busy turns until the stat thread has answered.
-    const entry = new URL('../dist/src/index.js', import.meta.url).href;
-    const script = path.join(ws.base, 'never-closes.mjs');
-    fs.writeFileSync(
-      script,
-      `const { createEngine } = await import(${JSON.stringify(entry)});
-      const engine = await createEngine({ root: ${JSON.stringify(ws.root)}, threads: 1, settleMs: 0 });
-      const names = ${JSON.stringify(names)};
-      const deadline = Date.now() + 10000;
-      while (engine.stats().stat.onThread === 0 && Date.now() < deadline) {
-        await Promise.all(names.map((name) => engine.read({ path: name })));
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      process.stdout.write(JSON.stringify(engine.stats().stat));`,
-    );
-    const child = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 20_000 });
+  /** Runs `script` (an ES module) in a process of its own with Node options `options`; its stdout. */
+  function runScript(script: string, options: string[]): string {
+    const child = spawnSync(process.execPath, [...options, script], { encoding: 'utf8', timeout: 20_000 });
     expect(child.error).toBeUndefined();
+    expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
-    expect(JSON.parse(child.stdout)).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0 });
+    return child.stdout;
+  }
+
+  /** An ES module that reads in busy turns until the stat thread has answered, prints the lane's figures, and does not close. */
+  const busyScript = () => `
+    const { createEngine } = await import(${JSON.stringify(new URL('../dist/src/index.js', import.meta.url).href)});
+    const engine = await createEngine({ root: ${JSON.stringify(ws.root)}, threads: 1, settleMs: 0 });
+    const names = ${JSON.stringify(names)};
+    const deadline = Date.now() + 10000;
+    while (engine.stats().stat.onThread === 0 && Date.now() < deadline) {
+      await Promise.all(names.map((name) => engine.read({ path: name })));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    process.stdout.write(JSON.stringify(engine.stats().stat));`;
+
+  it('a program that never closes its engine still exits once its reads are answered, with the stat thread up', () => {
+    const script = path.join(ws.base, 'never-closes.mjs');
+    fs.writeFileSync(script, busyScript());
+    expect(JSON.parse(runScript(script, []))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0 });
+  }, 30_000);
+
+  it('a host run as `node --input-type=module -e` keeps its stat thread (workers do not inherit that option)', () => {
+    expect(JSON.parse(runScript(busyScript(), ['--input-type=module', '-e']))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0 });
   }, 30_000);
 });
 

@@ -191,12 +191,15 @@ describe('stat lane', () => {
   it('a stat thread that fails: its reads go to the text pool at once, and a fresh thread serves busy turns after a pause', async () => {
     const faulty = await engineWithStatFault('crash');
     const expected = await oneByOne(faulty);
-    const deadline = Date.now() + 10_000;
+    const started = Date.now();
+    const deadline = started + 10_000;
     while (faulty.stats().stat.abandoned === 0) {
       if (Date.now() > deadline) throw new Error('the failing stat thread was never given up on');
       expect(await Promise.all(names.map((name) => contentOf(faulty, name)))).toEqual(expected);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    // Given up on when it failed, not a second later as a thread that never answers would be.
+    expect(Date.now() - started).toBeLessThan(900);
     // The built thread again: the next busy turns are served by it.
     substituteWorkerEntry('stat-worker', null);
     const abandoned = faulty.stats().stat.abandoned;

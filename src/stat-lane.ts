@@ -25,8 +25,9 @@ export type StatCall = (stat: StatAnswer) => void;
 
 /**
  * Stats asked for in one turn that go to the stat thread; fewer are made on the host. A round
- * trip to the thread costs the host about 22 µs (waking it, and being woken: 29 to 33 when it
- * was a message each way), a stat about 2.8 µs: from 16 up the thread is cheaper.
+ * trip to the thread costs the host about 22 µs (waking it, and being woken; 29 to 33 when it
+ * was a message each way), a stat about 2.8 µs: the thread is cheaper from about 8 up. 16 was
+ * set when a round trip cost more, and has not been measured again since.
  */
 const MIN_BATCH = 16;
 
@@ -37,8 +38,9 @@ const MIN_BATCH = 16;
  * 160 000 a second (source tree, concurrency 64, 2 cores); in two parts, 270 000. Parts are
  * otherwise as large as the turn brings (each costs the host a wake-up each way): the swarm's
  * 128-read turns took 935 ms against 1 038 in parts of at most 32. Three places instead of two:
- * the swarm took 1 026 ms against 913 (8 alternating each). Both are fixed by the memory the host
- * and the thread share (`StatShared`).
+ * the swarm took 1 026 ms against 913 (8 alternating each), and again 857 against 789 once the
+ * batches went through shared memory (8 pairs, faster in 4). Both sizes are fixed in the layout
+ * of that memory (`STAT_SLOTS`, `STAT_BATCH`).
  */
 const MAX_IN_FLIGHT = STAT_SLOTS;
 const MAX_BATCH = STAT_BATCH;
@@ -349,6 +351,7 @@ export class StatLane {
     this.#ready = false;
     if (worker === null) return Promise.resolve();
     // A thread stuck in a system call stops only when the call returns: nothing waits for that.
+    // Nor for its answer: the host's wait on its memory, if set, is left to lapse with it.
     return worker.terminate().then(
       () => undefined,
       () => undefined,

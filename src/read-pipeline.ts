@@ -13,7 +13,7 @@ import type { ReadLedger } from './read-ledger.js';
 import { ReadWork } from './read-work.js';
 import { parseFast, parseWithSchema, withDefaults, type ParsedRequest, type ReadRequest } from './request.js';
 import type { ReadResult } from './result.js';
-import { isDefaultShape, keysOf, PlainKeys, rangeOf, shapeOf, VersionMemo } from './result-keys.js';
+import { isDefaultShape, keysOf, Place, rangeOf, shapeOf } from './result-keys.js';
 import { resultBytes, resultOf } from './result-of.js';
 import type { Sandbox } from './sandbox.js';
 import { UNSIZED, type Scheduler } from './scheduler.js';
@@ -24,6 +24,9 @@ import type { TurnGate } from './turn-gate.js';
 
 /** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
 const FACTS_BYTES = 32 * 1024 * 1024;
+
+/** Requested paths whose `Place` is kept; past this the memo starts over. */
+const PLACES = 16_384;
 
 /** What the pipeline works with, owned by the engine. */
 export interface PipelineParts {
@@ -51,14 +54,14 @@ export class ReadPipeline implements ReadAnswerer {
   readonly results: LRUCache<string, ReadResult> | null;
   readonly facts = new FactsCache(FACTS_BYTES);
   readonly flights = new SingleFlight();
-  readonly #versions = new VersionMemo();
+  /** Places by the path as requested (see `Place`). */
+  readonly #places = new Map<string, Place>();
   readonly #work: ReadWork;
   readonly #answers: SessionAnswers;
   /** A request of only a path, and its range and shape strings, built once. */
   readonly #plain: ParsedRequest;
   readonly #plainRange: string;
   readonly #plainShape: string;
-  readonly #plainKeys: PlainKeys;
   readonly #recent = new RecentShapes();
 
   constructor(parts: PipelineParts) {
@@ -66,7 +69,6 @@ export class ReadPipeline implements ReadAnswerer {
     this.#plain = withDefaults({ path: '' }, parts.options);
     this.#plainRange = rangeOf(this.#plain);
     this.#plainShape = shapeOf(this.#plain, this.#plainRange);
-    this.#plainKeys = new PlainKeys(this.#plainShape);
     this.results =
       parts.options.cacheBytes === 0 ? null : new LRUCache<string, ReadResult>({ maxSize: parts.options.cacheBytes, sizeCalculation: resultBytes });
     const { options, scheduler, media, ledger } = parts;
@@ -95,22 +97,33 @@ export class ReadPipeline implements ReadAnswerer {
   }
   /** Locates a valid read in the sandbox and lets it past the gate (at once, or when its turn comes). */
   #admit(req: ParsedRequest, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    const { options, sandbox, scheduler, gate, media } = this.#p;
+    const { options, scheduler, gate, media } = this.#p;
     try {
-      const located = sandbox.locate(req.path);
-      if (!located.ok) throw fail(located.code, located.details, subject);
-      const absolute = located.absolute;
-      if (req.within !== null && findRoot(req.within, absolute) === null) throw fail('outside_root', { roots: req.within }, subject);
+      const place = this.#placeOf(req.path, subject);
+      if (req.within !== null && findRoot(req.within, place.absolute) === null) throw fail('outside_root', { roots: req.within }, subject);
       // Reads held at the gate or waiting for a stat, and media reads, count as queued: `maxQueued` bounds them all.
       const waiting = gate.waiting + scheduler.queued + media.pending + this.#p.stats.waiting;
       if (waiting >= options.maxQueued) {
         throw fail('overloaded', { queued: waiting, retryAfterMs: scheduler.retryAfterMs(waiting) }, subject);
       }
       const deadline = Date.now() + req.timeoutMs;
-      return this.#throughGate(req, absolute, deadline, signal, subject);
+      return this.#throughGate(req, place, deadline, signal, subject);
     } catch (error) {
       return Promise.reject(this.failed(error, subject));
     }
+  }
+
+  /** Where the sandbox puts `requested`, with what the pipeline keeps of it; throws a refusal. */
+  #placeOf(requested: string, subject: string): Place {
+    let place = this.#places.get(requested);
+    if (place === undefined) {
+      const located = this.#p.sandbox.locate(requested);
+      if (!located.ok) throw fail(located.code, located.details, subject);
+      place = new Place(located.absolute, this.#plainShape);
+      if (this.#places.size >= PLACES) this.#places.clear();
+      this.#places.set(requested, place);
+    }
+    return place;
   }
 
   /** A request `parseFast` left to the schema: worded issues, or the read as usual. */
@@ -132,17 +145,17 @@ export class ReadPipeline implements ReadAnswerer {
    * and is answered into it: in a swarm a quarter to two fifths of reads wait a turn, and a
    * promise resolved with another costs two more microtasks and a third promise.
    */
-  #throughGate(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+  #throughGate(req: ParsedRequest, place: Place, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
     const { gate } = this.#p;
     const session = req.session ?? '';
-    if (gate.pass(session)) return this.#serve(req, absolute, deadline, signal, subject);
+    if (gate.pass(session)) return this.#serve(req, place, deadline, signal, subject);
     return new Promise<ReadResult>((resolve, reject) => {
       try {
         // Never throws: the gate calls it from its loops, where a throw would strand other reads.
         gate.wait(session, deadline, signal, (exit) => {
           try {
             if (exit !== null) throw fail(exit, exit === 'timeout' ? { timeoutMs: req.timeoutMs, stage: 'queued' } : { stage: 'queued' }, subject);
-            this.#answer(req, absolute, deadline, signal, subject, resolve, reject);
+            this.#answer(req, place, deadline, signal, subject, resolve, reject);
           } catch (error) {
             reject(this.failed(error, subject));
           }
@@ -154,25 +167,26 @@ export class ReadPipeline implements ReadAnswerer {
   }
 
   /** Let in at once: the read's promise, answered by `#answer`. */
-  #serve(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    return new Promise<ReadResult>((resolve, reject) => this.#answer(req, absolute, deadline, signal, subject, resolve, reject));
+  #serve(req: ParsedRequest, place: Place, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
+    return new Promise<ReadResult>((resolve, reject) => this.#answer(req, place, deadline, signal, subject, resolve, reject));
   }
 
   /**
    * After the gate: new work for a path no cache knows, else the read waits for its stat
    * (`#statted`). Never throws: a failure is rejected, counted once.
    */
-  #answer(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
+  #answer(req: ParsedRequest, place: Place, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
     try {
-      this.#answerOrThrow(req, absolute, deadline, signal, subject, resolve, reject);
+      this.#answerOrThrow(req, place, deadline, signal, subject, resolve, reject);
     } catch (error) {
       reject(this.failed(error, subject));
     }
   }
 
   /** `#answer`'s steps; throws what fails before any work starts. */
-  #answerOrThrow(req: ParsedRequest, absolute: string, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
+  #answerOrThrow(req: ParsedRequest, place: Place, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
     if (this.#p.closing()) throw fail('closed', {}, subject);
+    const { absolute } = place;
     const startedAt = Date.now();
     const plain = isDefaultShape(req, this.#plain);
     // The default range is '' (see `SessionLedger`), so that most session marks are keyed by the path alone.
@@ -180,7 +194,7 @@ export class ReadPipeline implements ReadAnswerer {
     const range = asked === this.#plainRange ? '' : asked;
     const shape = plain ? this.#plainShape : shapeOf(req, range);
     const held = this.#answers.held(req, absolute, range);
-    const { key, open } = plain ? this.#plainKeys.of(absolute) : keysOf(absolute, shape);
+    const { key, open } = plain ? place : keysOf(absolute, shape);
     const cached = this.results?.get(key);
     // A path no cache knows is not statted here: the worker's fstat gives its version, and a
     // stat could only send it there anyway. Skipping one is never wrong, only a lost hit.
@@ -195,7 +209,7 @@ export class ReadPipeline implements ReadAnswerer {
     }
     // One stat gives the version every cache is keyed by, made after this read arrived (on this
     // thread, or on the stat thread in a busy turn: see `StatLane`).
-    const known: KnownRead = { key, open, shape, req, absolute, signal, subject, startedAt, deadline, held, range, cached };
+    const known: KnownRead = { key, open, shape, req, absolute, signal, subject, startedAt, deadline, held, range, cached, place };
     this.#p.stats.stat(absolute, (stat) => {
       try {
         this.#statted(known, stat, resolve, reject);
@@ -226,7 +240,7 @@ export class ReadPipeline implements ReadAnswerer {
       this.#unstatted(req, absolute, deadline, signal, subject).then(resolve, reject);
       return;
     }
-    const version = this.#versions.key(absolute, stat);
+    const version = read.place.versionOf(stat);
     // The entry seen before the stat, if it has this version; else the cache may have been filled
     // meanwhile (by work that was running when this read arrived).
     const cached = read.cached?.version === version ? read.cached : this.results?.get(read.key);
@@ -328,6 +342,7 @@ type Reject = (error: ReadError) => void;
 /** A read of a path some cache knows, waiting for its stat. */
 interface KnownRead extends Omit<MissingRead, 'version' | 'size' | 'relaunched'> {
   readonly cached: ReadResult | undefined;
+  readonly place: Place;
 }
 
 function isAborted(signal: AbortSignal | undefined): boolean {

@@ -6,41 +6,46 @@ import type { RenderSpec } from './core/line-format.js';
 import { versionKey, type FileStat } from './io/stat-wire.js';
 import type { ParsedRequest } from './request.js';
 
-interface Remembered {
-  readonly dev: number;
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly key: string;
-}
-
-/** Paths whose last version string is kept; past this the memo starts over. */
-const MEMO_PATHS = 16_384;
-
 /**
- * Version strings by path, reused while the path's stat is unchanged: five number comparisons
- * instead of five number-to-string conversions and a concatenation on every read.
+ * What the pipeline keeps of a path as requested, from its first read on: where the sandbox put
+ * it, its keys for a read in the default shape, and its last version string. One map lookup by
+ * the requested path finds all three, where a read made three (the sandbox's, the keys', the
+ * version's), each hashing or comparing a long path string.
  */
-export class VersionMemo {
-  readonly #byPath = new Map<string, Remembered>();
+export class Place {
+  readonly absolute: string;
+  /** The result cache's key for a read in the default shape, and the key of its work not yet statted. */
+  readonly key: string;
+  readonly open: string;
+  #dev = -1;
+  #ino = -1;
+  #size = -1;
+  #mtimeMs = -1;
+  #ctimeMs = -1;
+  #version = '';
 
-  key(absolute: string, stat: FileStat): string {
-    const last = this.#byPath.get(absolute);
-    if (
-      last !== undefined &&
-      last.ctimeMs === stat.ctimeMs &&
-      last.mtimeMs === stat.mtimeMs &&
-      last.ino === stat.ino &&
-      last.size === stat.size &&
-      last.dev === stat.dev
-    ) {
-      return last.key;
+  constructor(absolute: string, plainShape: string) {
+    this.absolute = absolute;
+    const { key, open } = keysOf(absolute, plainShape);
+    this.key = key;
+    this.open = open;
+  }
+
+  /**
+   * The version string of `stat` (`versionKey`), reused while the path's stat is unchanged: five
+   * number comparisons instead of five number-to-string conversions and a concatenation a read.
+   */
+  versionOf(stat: FileStat): string {
+    if (stat.ctimeMs === this.#ctimeMs && stat.mtimeMs === this.#mtimeMs && stat.ino === this.#ino && stat.size === this.#size && stat.dev === this.#dev) {
+      return this.#version;
     }
-    const key = versionKey(stat);
-    if (this.#byPath.size >= MEMO_PATHS) this.#byPath.clear();
-    this.#byPath.set(absolute, { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, key });
-    return key;
+    this.#version = versionKey(stat);
+    this.#dev = stat.dev;
+    this.#ino = stat.ino;
+    this.#size = stat.size;
+    this.#mtimeMs = stat.mtimeMs;
+    this.#ctimeMs = stat.ctimeMs;
+    return this.#version;
   }
 }
 
@@ -100,33 +105,6 @@ export function isSettled(version: string, startedAt: number, settleMs: number):
   if (settleMs === 0) return true;
   const ctimeMs = version.slice(version.lastIndexOf(':') + 1);
   return Number(ctimeMs) <= startedAt - settleMs;
-}
-
-/** Paths whose default-shape keys are kept; past this the memo starts over. */
-const KEYED_PATHS = 16_384;
-
-/**
- * A path's keys for a read in the default shape, built once: the result cache's key and the key
- * of work not yet statted. A key built per read is a new string, which V8 flattens and hashes on
- * every lookup; the memo is looked up by the sandbox's own path string, whose hash V8 keeps.
- */
-export class PlainKeys {
-  readonly #shape: string;
-  readonly #byPath = new Map<string, { readonly key: string; readonly open: string }>();
-
-  constructor(shape: string) {
-    this.#shape = shape;
-  }
-
-  of(absolute: string): { readonly key: string; readonly open: string } {
-    let keys = this.#byPath.get(absolute);
-    if (keys === undefined) {
-      keys = keysOf(absolute, this.#shape);
-      if (this.#byPath.size >= KEYED_PATHS) this.#byPath.clear();
-      this.#byPath.set(absolute, keys);
-    }
-    return keys;
-  }
 }
 
 /** The result cache's key for a path read in `shape`, and the key of its work not yet statted. */

@@ -35,7 +35,7 @@ afterEach(async () => {
 afterAll(() => removeTempDir(ws.base));
 
 /** An engine whose stat thread is the fault worker in `mode` (see test/hostile/workers/stat-faults.mjs). */
-async function engineWithStatFault(mode: 'silent' | 'crash' | 'boot' | 'slow'): Promise<Engine> {
+async function engineWithStatFault(mode: 'silent' | 'crash' | 'boot' | 'slow' | 'hang'): Promise<Engine> {
   process.env.READPOOL_FAULT_STAT = mode;
   substituteWorkerEntry('stat-worker', fileURLToPath(new URL('./hostile/workers/stat-faults.mjs', import.meta.url)));
   engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
@@ -153,6 +153,25 @@ describe('stat lane', () => {
     const answers = await Promise.all([...names, ...names, ...names, ...names].map((name) => contentOf(slow, name)));
     expect(answers).toEqual([...expected, ...expected, ...expected, ...expected]);
     expect(slow.stats().stat).toMatchObject({ abandoned: 0, lost: 0, waiting: 0 });
+  }, 20_000);
+
+  it('a small batch stuck right after large ones is given up on by its own time, not theirs', async () => {
+    const faulty = await engineWithStatFault('hang');
+    writeFile(ws.root, 'hang.txt', 'a file on a mount about to hang\n');
+    const expected = await primed(faulty);
+    const hanging = await contentOf(faulty, 'hang.txt');
+    // Two batches of 128 reads (each would count as stuck after 1 s and 8 ms a read: 2.02 s),
+    // answered; then two of 8 reads (1.06 s), the first of which the thread never answers.
+    const many = [...names, ...names, ...names, ...names];
+    expect(await Promise.all(many.map((name) => contentOf(faulty, name)))).toEqual([...expected, ...expected, ...expected, ...expected]);
+    expect(faulty.stats().stat).toMatchObject({ abandoned: 0, lost: 0 });
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 16 }, () => contentOf(faulty, 'hang.txt')));
+    const waited = Date.now() - started;
+    expect(answers).toEqual(Array.from({ length: 16 }, () => hanging));
+    expect(faulty.stats().stat).toMatchObject({ abandoned: 2, lost: 1 });
+    expect(waited).toBeGreaterThanOrEqual(1000);
+    expect(waited).toBeLessThan(1700);
   }, 20_000);
 
   it('a read waiting for its stat answers its abort or its deadline once the stat is given up on', async () => {

@@ -166,12 +166,17 @@ describe('load', () => {
       const retry = await attempt(request);
       overloaded.push({ retryAfterMs: first.retryAfterMs, retry: retry.what, kind: requestOf(session, i).kind });
     };
+    // Every 20th session sends all its requests at once, all at the same moment mid-ramp: 500
+    // reads in one turn, the first 256 started (each counted as queued until a worker or the stat
+    // thread takes it) and the rest held at the gate, overflow `maxQueued`. One timer releases
+    // them all, so that no session's reads are dispatched before the next session's arrive (a
+    // timer each let the engine take up each session's reads in between, and on a fast turn
+    // none was turned away). The ~200 turned away then come back as their hints say, spread
+    // over the time the engine needs for them.
+    const burst = new Promise((resolve) => setTimeout(resolve, (SESSIONS / 2) * RAMP_MS));
     const sessionLoop = async (session: number) => {
-      // Every 20th session sends all its requests at once, all at the same moment mid-ramp: 500
-      // reads in one turn overflow the 256 a turn starts plus `maxQueued` waiting. The ~190 turned
-      // away then come back as their hints say, spread over the time the engine needs for them.
       const bursty = session % BURST_EVERY === 0;
-      await new Promise((resolve) => setTimeout(resolve, bursty ? (SESSIONS / 2) * RAMP_MS : session * RAMP_MS));
+      await (bursty ? burst : new Promise((resolve) => setTimeout(resolve, session * RAMP_MS)));
       const wave = bursty ? PER_SESSION : WAVE;
       for (let i = 0; i < PER_SESSION; i += wave) {
         await Promise.all(Array.from({ length: Math.min(wave, PER_SESSION - i) }, (_, k) => one(session, i + k)));
@@ -194,7 +199,8 @@ describe('load', () => {
     console.log(
       `load: ${REQUESTS} requests, ${answers.size} answered (${duplicateAnswers} twice) in ${elapsedMs} ms; ` +
         `max RSS ${(maxRss / 1024 ** 2).toFixed(0)} MiB (ceiling ${RSS_CEILING_MIB}); event-loop delay p99 ${p99Ms.toFixed(1)} ms, p50 ${(eld.percentile(50) / 1e6).toFixed(1)} ms, max ${(eld.max / 1e6).toFixed(1)} ms; ` +
-        `overloaded ${overloaded.length}, retried ok ${overloaded.length - failedRetries.length}; answers ${JSON.stringify(counts)}`,
+        `overloaded ${overloaded.length}, retried ok ${overloaded.length - failedRetries.length}; answers ${JSON.stringify(counts)}; ` +
+        `stat lane ${JSON.stringify(engine.stats().stat)}`,
     );
 
     expect(answers.size).toBe(REQUESTS);

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { statFile } from './io/probe.js';
 import { inMicrotask } from './microtask.js';
 import { ANSWERED, answerAt, askAt, createStatShared, readStat, SENT, STAT_BATCH, STAT_SLOTS, type FileStat, type StatPaths, type StatShared } from './io/stat-wire.js';
+import { StuckWatch } from './stuck-watch.js';
 import { workerFile } from './text-pool.js';
 
 export type { FileStat } from './io/stat-wire.js';
@@ -69,8 +70,6 @@ interface Sent {
   readonly calls: StatCall[];
   /** For each call, the entry of the reply that answers it (reads of one path share one). */
   readonly entries: Int32Array;
-  /** When it counts as stuck (`Date.now()`), set once it is the oldest batch at the thread. */
-  stuckAt: number;
 }
 
 /**
@@ -134,13 +133,8 @@ export class StatLane {
   #closed = false;
   /** Batches at the thread, oldest first: the thread takes them up in this order. */
   readonly #sent = new Map<number, Sent>();
-  /**
-   * The stuck timer of the oldest batch, timed from when the thread took it up (when it was sent,
-   * or when the batch before it was answered; see `#watchOldest`), and when it is due. Also what
-   * keeps the process alive while a batch is out: the thread itself is unref'd.
-   */
-  #watch: NodeJS.Timeout | undefined;
-  #watchDue = 0;
+  /** Times the oldest batch at the thread, from when the thread took it up (see `#watchOldest`). */
+  readonly #stuck = new StuckWatch(() => this.#giveUp());
   /** The number each path has at the current stat thread (see `StatPaths`). */
   readonly #numbers = new Map<string, number>();
   readonly #maxNumbered: number;
@@ -245,7 +239,7 @@ export class StatLane {
     }
     memory.asks[at] = entryOf.size;
     this.#shared += paths.length - entryOf.size;
-    this.#sent.set(id, { calls, entries, stuckAt: Infinity });
+    this.#sent.set(id, { calls, entries });
     if (this.#sent.size === 1) this.#watchOldest();
     this.#sentStats += calls.length;
     this.#onThread += calls.length;
@@ -297,40 +291,14 @@ export class StatLane {
   }
 
   /**
-   * Times the oldest batch at the thread, if any, from now. One timer serves every batch: it is
-   * not made again per batch, only checked when due (a timer made and cleared a batch was a
-   * twentieth of a cached read's host time), and is unref'd while no batch is out.
+   * Times the oldest batch at the thread, if any, from now: the thread takes it up when it was
+   * sent, or when the batch before it was answered.
    */
   #watchOldest(): void {
     const oldest = this.#sent.values().next();
-    if (oldest.done === true) {
-      this.#watch?.unref();
-      return;
-    }
-    const stuckAt = Date.now() + STUCK_MS + STUCK_MS_A_STAT * oldest.value.calls.length;
-    oldest.value.stuckAt = stuckAt;
-    // A timer due later (set for a larger batch) would let this one pass its time.
-    if (this.#watch !== undefined && this.#watchDue > stuckAt) {
-      clearTimeout(this.#watch);
-      this.#watch = undefined;
-    }
-    if (this.#watch === undefined) this.#arm(stuckAt);
-    else this.#watch.ref();
+    if (oldest.done === true) this.#stuck.idle();
+    else this.#stuck.start(STUCK_MS + STUCK_MS_A_STAT * oldest.value.calls.length);
   }
-
-  #arm(due: number): void {
-    this.#watchDue = due;
-    this.#watch = setTimeout(this.#checkStuck, Math.max(0, due - Date.now()));
-  }
-
-  /** The timer is due: the oldest batch is stuck, or the timer waits again until it would be. */
-  readonly #checkStuck = (): void => {
-    this.#watch = undefined;
-    const oldest = this.#sent.values().next();
-    if (oldest.done === true) return;
-    if (oldest.value.stuckAt <= Date.now()) return this.#giveUp();
-    this.#arm(oldest.value.stuckAt);
-  };
 
   /** Starts the stat thread; until it is up, stats are made on the host. */
   #boot(): void {
@@ -392,8 +360,7 @@ export class StatLane {
   /** Answers every stat not answered yet with `NOT_STATTED`. */
   #answerAll(): void {
     const calls = [...this.#calls, ...[...this.#sent.values()].flatMap((batch) => batch.calls)];
-    clearTimeout(this.#watch);
-    this.#watch = undefined;
+    this.#stuck.stop();
     this.#sent.clear();
     this.#sentStats = 0;
     this.#paths = [];

@@ -88,6 +88,13 @@ function workerExecArgv(): string[] {
   return args;
 }
 
+/** A path's number at the stat thread, and its entry in the batch last sent with it (by `stamp`). */
+interface Numbered {
+  readonly number: number;
+  stamp: number;
+  entry: number;
+}
+
 /** Paths the host and the stat thread number alike; past this both start over. */
 const MAX_NUMBERED = 65_536;
 
@@ -136,7 +143,9 @@ export class StatLane {
   /** Times the oldest batch at the thread, from when the thread took it up (see `#watchOldest`). */
   readonly #stuck = new StuckWatch(() => this.#giveUp());
   /** The number each path has at the current stat thread (see `StatPaths`). */
-  readonly #numbers = new Map<string, number>();
+  readonly #numbers = new Map<string, Numbered>();
+  /** Batches sent over the lane's life: the stamp that tells whether a path is in the batch being made. */
+  #sends = 0;
   readonly #maxNumbered: number;
   #onHost = 0;
   #onThread = 0;
@@ -217,28 +226,30 @@ export class StatLane {
     const added: string[] = [];
     const id = ++this.#sentCount;
     const at = askAt(id);
+    const stamp = ++this.#sends;
     // One stat a path: reads of the same path in one batch (agents of a swarm reading the same
-    // files at once) share it, as every read that arrived before a stat may.
-    const entryOf = new Map<string, number>();
+    // files at once) share it, as every read that arrived before a stat may. The path's entry in
+    // this batch is kept with its number, so one map lookup a read finds both.
     const entries = new Int32Array(paths.length);
+    let unique = 0;
     for (let i = 0; i < paths.length; i++) {
       const path = paths[i] as string;
-      let entry = entryOf.get(path);
-      if (entry === undefined) {
-        let number = this.#numbers.get(path);
-        if (number === undefined) {
-          number = this.#numbers.size;
-          this.#numbers.set(path, number);
-          added.push(path);
-        }
-        entry = entryOf.size;
-        entryOf.set(path, entry);
-        memory.asks[at + 1 + entry] = number;
+      let numbered = this.#numbers.get(path);
+      if (numbered === undefined) {
+        numbered = { number: this.#numbers.size, stamp: 0, entry: 0 };
+        this.#numbers.set(path, numbered);
+        added.push(path);
+      } else if (numbered.stamp === stamp) {
+        entries[i] = numbered.entry;
+        continue;
       }
-      entries[i] = entry;
+      numbered.stamp = stamp;
+      numbered.entry = unique;
+      memory.asks[at + 1 + unique] = numbered.number;
+      entries[i] = unique++;
     }
-    memory.asks[at] = entryOf.size;
-    this.#shared += paths.length - entryOf.size;
+    memory.asks[at] = unique;
+    this.#shared += paths.length - unique;
     this.#sent.set(id, { calls, entries });
     if (this.#sent.size === 1) this.#watchOldest();
     this.#sentStats += calls.length;

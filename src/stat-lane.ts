@@ -88,10 +88,14 @@ function workerExecArgv(): string[] {
   return args;
 }
 
-/** A path's number at the stat thread, and its entry in the batch last sent with it (by `stamp`). */
+/**
+ * A path's number at the stat thread, and the batch last sent with it (its id at this thread)
+ * and its entry there. Batch ids only grow while the numbering lasts: a new thread, or numbering
+ * started over, makes new `Numbered`s.
+ */
 interface Numbered {
   readonly number: number;
-  stamp: number;
+  batch: number;
   entry: number;
 }
 
@@ -144,8 +148,6 @@ export class StatLane {
   readonly #stuck = new StuckWatch(() => this.#giveUp());
   /** The number each path has at the current stat thread (see `StatPaths`). */
   readonly #numbers = new Map<string, Numbered>();
-  /** Batches sent over the lane's life: the stamp that tells whether a path is in the batch being made. */
-  #sends = 0;
   readonly #maxNumbered: number;
   #onHost = 0;
   #onThread = 0;
@@ -226,7 +228,6 @@ export class StatLane {
     const added: string[] = [];
     const id = ++this.#sentCount;
     const at = askAt(id);
-    const stamp = ++this.#sends;
     // One stat a path: reads of the same path in one batch (agents of a swarm reading the same
     // files at once) share it, as every read that arrived before a stat may. The path's entry in
     // this batch is kept with its number, so one map lookup a read finds both.
@@ -236,14 +237,14 @@ export class StatLane {
       const path = paths[i] as string;
       let numbered = this.#numbers.get(path);
       if (numbered === undefined) {
-        numbered = { number: this.#numbers.size, stamp: 0, entry: 0 };
+        numbered = { number: this.#numbers.size, batch: 0, entry: 0 };
         this.#numbers.set(path, numbered);
         added.push(path);
-      } else if (numbered.stamp === stamp) {
+      } else if (numbered.batch === id) {
         entries[i] = numbered.entry;
         continue;
       }
-      numbered.stamp = stamp;
+      numbered.batch = id;
       numbered.entry = unique;
       memory.asks[at + 1 + unique] = numbered.number;
       entries[i] = unique++;

@@ -38,12 +38,13 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // Plain worker and child-process entries the hostile suite runs as they are (Node 20 threads load no TypeScript).
-    files: ['test/hostile/workers/*.mjs'],
+    // Plain worker and child-process entries the hostile suite runs as they are (Node 20 threads
+    // load no TypeScript), and the script that compiles the project's WebAssembly (`npm run wasm`).
+    files: ['test/hostile/workers/*.mjs', 'test/support/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { projectService: false, project: null },
-      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' },
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', URL: 'readonly' },
     },
   },
 );

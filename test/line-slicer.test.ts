@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderSpec } from '../src/core/line-format.js';
-import { LineSlicer, cutText, type SliceLimits, type SliceResult } from '../src/core/line-slicer.js';
+import { SimdLineFeeds } from '../src/core/line-feeds.js';
+import { LineSlicer, cutText, type SliceLimits, type SliceResult, type SliceStart } from '../src/core/line-slicer.js';
 import { RENDER } from '../src/dialects/readpool.js';
 
 /** Lines as they are, with the native dialect's cut marker. */
@@ -119,6 +120,20 @@ function slice(text: string | Buffer, limits: SliceLimits, chunking: Chunking, r
     bytes.copy(scratch, 0, position, position + size);
     slicer.push(scratch.subarray(0, size));
     // The slicer may keep nothing that points into the chunk: poison it with invalid UTF-8.
+    scratch.fill(0xff, 0, size);
+    position += size;
+  }
+  return slicer.end();
+}
+
+/** `slice` through a given scratch buffer, with each chunk's file offset (which the index needs). */
+function sliceThrough(bytes: Buffer, caps: SliceLimits, chunking: Chunking, random: Random, scratch: Buffer, start: SliceStart): SliceResult {
+  const slicer = new LineSlicer(caps, PLAIN, start);
+  let position = 0;
+  while (position < bytes.length) {
+    const size = Math.min(chunking(random), bytes.length - position, scratch.length);
+    bytes.copy(scratch, 0, position, position + size);
+    slicer.push(scratch.subarray(0, size), position);
     scratch.fill(0xff, 0, size);
     position += size;
   }
@@ -275,6 +290,26 @@ describe('LineSlicer properties (seeded random inputs)', () => {
       const whole = slice(text, caps, WHOLE, random);
       expect(slice(text, caps, ONE_BYTE, random), `seed ${4000 + seed}`).toEqual(whole);
       expect(slice(text, caps, RANDOM_CHUNKS, random), `seed ${4000 + seed}`).toEqual(whole);
+    }
+  });
+
+  it('counts, numbers and indexes lines alike whether its line feeds are found by SIMD over its chunks or by indexOf', () => {
+    const feeds = new SimdLineFeeds(16_384);
+    const scratch = Buffer.alloc(16_384);
+    for (let seed = 1; seed <= CASES; seed++) {
+      const random = createRandom(9000 + seed);
+      // Long texts of mostly LF breaks, so that most chunks are counted whole, past the 1 KiB steps.
+      const lines = Array.from({ length: random.int(1, 6) }, () => randomLines(random, 0.1)).flat();
+      const text = joinLines(lines, () => (random.chance(0.97) ? '\n' : random.pick(BREAKS)), random.chance(0.5));
+      const bytes = Buffer.from(text, 'utf8');
+      const caps = { ...randomLimits(random, lines.length), offset: random.int(1, lines.length + 2) };
+      const indexEvery = random.pick([0, 1, 2, 7, 50]);
+      const chunking = random.pick([WHOLE, RANDOM_CHUNKS, () => random.int(1000, 16_384)]);
+      const state = random.next();
+      const simd = sliceThrough(bytes, caps, chunking, createRandom(state * 1e9), feeds.buffer, { indexEvery, feeds });
+      const plain = sliceThrough(bytes, caps, chunking, createRandom(state * 1e9), scratch, { indexEvery });
+      expect(simd, `seed ${9000 + seed}`).toEqual(plain);
+      expect(simd.totalLines, `seed ${9000 + seed}`).toBe(expectedLines(text).length);
     }
   });
 

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { ColumnWindow, cutText, type ColumnFacts } from './column-window.js';
+import { ALL_FEEDS, INDEX_OF_FEEDS, type LineFeedFinder } from './line-feeds.js';
 import type { RenderSpec } from './line-format.js';
 import { windowFields, type LineEndingCounts, type LineIndexPairs, type SliceResult, type WindowFields } from './slice-result.js';
 import { WindowOutput, type SliceLimits, type StopReason } from './window-output.js';
@@ -17,6 +18,8 @@ export interface SliceStart {
    * Needs `push(chunk, at)` with the chunk's file offset.
    */
   readonly indexEvery?: number;
+  /** How the lines outside the window are counted (default: `Buffer.indexOf`, a line at a time). */
+  readonly feeds?: LineFeedFinder;
 }
 
 const LF = 0x0a;
@@ -26,7 +29,7 @@ const CR = 0x0d;
  * Streams UTF-8 bytes, one chunk at a time, and keeps only the window of lines asked for.
  *
  * Lines end at `\r\n`, `\n` or a lone `\r`, so all three number lines alike. Outside the window
- * it only counts breaks (memchr speed via `Buffer.indexOf`); inside it keeps at most
+ * it only counts breaks (with its `LineFeedFinder` where a chunk has no CR); inside it keeps at most
  * `3 * maxLineChars` bytes of any line, so a 200 MB single-line file costs no more memory than
  * a short one. Breaks are ASCII bytes that never occur inside a multi-byte UTF-8 sequence, so a
  * line is always decoded whole and no character is ever split.
@@ -63,6 +66,7 @@ export class LineSlicer {
   readonly #indexEvery: number;
   readonly #index: LineIndexPairs | null;
   #nextIndexLine = 0;
+  readonly #feeds: LineFeedFinder;
 
   constructor(limits: SliceLimits, render: RenderSpec, start: SliceStart = {}) {
     this.#limits = limits;
@@ -70,6 +74,7 @@ export class LineSlicer {
     this.#indexEvery = start.indexEvery ?? 0;
     this.#index = this.#indexEvery > 0 ? [] : null;
     this.#nextIndexLine = this.#line + this.#indexEvery;
+    this.#feeds = start.feeds ?? INDEX_OF_FEEDS;
     this.#output = new WindowOutput(limits, render);
     const budgetChars = Math.min(limits.maxTokens * 4, limits.maxBytes);
     this.#keepBytes = Math.min(this.#output.lineChars * 3 + 3, render.cut === 'budget' ? limits.maxBytes + 4 : Infinity);
@@ -207,9 +212,10 @@ export class LineSlicer {
   }
 
   /**
-   * `#skip` for a chunk without CR, the bulk of a large scan: one `indexOf` a line and the state
-   * in locals, written back once, so counting the lines after the window runs near memchr speed.
-   * Same effects as `#consumeBreak` per LF: the count, the LF tally and the index entries.
+   * `#skip` for a chunk without CR, the bulk of a large scan: the line feeds are found by the
+   * finder, one call per event (the next index entry or the window's first line), with the state
+   * in locals, written back once. Same effects as `#consumeBreak` per LF: the count, the LF tally
+   * and the index entries.
    */
   #skipLF(chunk: Buffer, p: number): number {
     const index = this.#index;
@@ -219,9 +225,20 @@ export class LineSlicer {
     let line = this.#line;
     let nextIndexLine = index === null ? Infinity : this.#nextIndexLine;
     let after = -1;
-    for (let i = chunk.indexOf(LF, p); i !== -1; i = chunk.indexOf(LF, i + 1)) {
-      line++;
-      after = i + 1;
+    for (let from = p; ; ) {
+      // Feeds to the next event; past what a chunk can hold, all of them.
+      const wanted = Math.min(ALL_FEEDS, Math.max(1, Math.min(nextIndexLine, stopAt) - line));
+      const i = this.#feeds.nth(chunk, from, wanted);
+      if (i < 0) {
+        const seen = -1 - i;
+        if (seen > 0) {
+          line += seen;
+          after = chunk.lastIndexOf(LF) + 1;
+        }
+        break;
+      }
+      line += wanted;
+      after = from = i + 1;
       if (line >= nextIndexLine && index !== null) {
         index.push(line, this.#base + after);
         nextIndexLine = line + every;

@@ -2,6 +2,7 @@ import type * as NodeCrypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { XXHashAPI } from 'xxhash-wasm';
+import { SimdLineFeeds } from '../core/line-feeds.js';
 import { LineSlicer, windowFields } from '../core/line-slicer.js';
 import { SNIFF_BYTES, sniffHead, summariseEndings } from '../core/sniff.js';
 import { sniffMedia } from '../media/kind.js';
@@ -58,12 +59,15 @@ export type CancelCheck = () => 'aborted' | 'timeout' | null;
 
 export interface ReadTools {
   readonly xxhash: XXHashAPI;
-  /** One reusable buffer per thread; nothing read into it outlives a call. */
+  /** One reusable buffer per thread; nothing read into it outlives a call. It is `feeds`' memory. */
   readonly scratch: Buffer;
+  /** Counts the line feeds of chunks read into `scratch`. */
+  readonly feeds: SimdLineFeeds;
 }
 
 export function createReadTools(xxhash: XXHashAPI): ReadTools {
-  return { xxhash, scratch: Buffer.allocUnsafeSlow(CHUNK_BYTES) };
+  const feeds = new SimdLineFeeds(CHUNK_BYTES);
+  return { xxhash, scratch: feeds.buffer, feeds };
 }
 
 /**
@@ -117,7 +121,7 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
   const decoder = sniff.encoding === 'utf-8' ? null : new TextDecoder(sniff.encoding, { ignoreBOM: true });
   // Byte offsets index only UTF-8, which the slicer sees as the file's own bytes.
   const indexEvery = decoder === null && size >= INDEX_MIN_BYTES ? INDEX_EVERY : 0;
-  const slicer = new LineSlicer(job.limits, job.render, { indexEvery });
+  const slicer = new LineSlicer(job.limits, job.render, { indexEvery, feeds: tools.feeds });
   recent.slicer = slicer;
   const sha = job.sha256 ? createSha256() : null;
   // Most files fit one chunk: hash them in one call instead of a streaming state.
@@ -179,7 +183,7 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
 function readFromHint(reading: Reading, job: TextJob, hint: SeekHint): FilePayload {
   const { tools, opened, size, cancelled } = reading;
   const { scratch } = tools;
-  const slicer = new LineSlicer(job.limits, job.render, { firstLine: hint.line });
+  const slicer = new LineSlicer(job.limits, job.render, { firstLine: hint.line, feeds: tools.feeds });
   let position = hint.byte;
   while (position < size && !slicer.windowClosed) {
     const read = fs.readSync(opened.fd, scratch, 0, SCAN_BYTES, position);

@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ALL_FEEDS, INDEX_OF_FEEDS, SimdLineFeeds } from '../src/core/line-feeds.js';
+
+/** The position of every line feed in `bytes`, the plain way. */
+function feedsOf(bytes: Buffer): number[] {
+  const at: number[] = [];
+  bytes.forEach((byte, i) => {
+    if (byte === 0x0a) at.push(i);
+  });
+  return at;
+}
+
+describe('SimdLineFeeds', () => {
+  it('finds the n-th line feed, or says how many there are, for every alignment and length around its 16-byte and 1 KiB steps', () => {
+    const feeds = new SimdLineFeeds(70_000);
+    let state = 7;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 600; trial++) {
+      const start = Math.floor(random() * 40);
+      const length = random() < 0.5 ? Math.floor(random() * 40) : Math.floor(random() * 66_000);
+      const density = random() < 0.2 ? 0.5 : random() * 0.05;
+      const chunk = feeds.buffer.subarray(start, start + length);
+      for (let i = 0; i < length; i++) chunk[i] = random() < density ? 0x0a : 0x41 + (i % 26);
+      const from = random() < 0.5 ? 0 : Math.floor(random() * (length + 1));
+      const after = feedsOf(chunk).filter((i) => i >= from);
+      for (const n of [1, 2, 15, 16, 17, 63, 64, 65, after.length, after.length + 1, Math.max(1, Math.floor(random() * (after.length + 1))), ALL_FEEDS]) {
+        if (n < 1) continue;
+        const want = n <= after.length ? (after[n - 1] ?? -1) : -1 - after.length;
+        expect(feeds.nth(chunk, from, n), `trial ${trial}: start ${start}, length ${length}, from ${from}, n ${n}`).toBe(want);
+        expect(INDEX_OF_FEEDS.nth(chunk, from, n), `trial ${trial}, indexOf`).toBe(want);
+      }
+    }
+  });
+
+  it('counts a chunk that lies outside its memory the plain way, with the same answers', () => {
+    const feeds = new SimdLineFeeds(4096);
+    const chunk = Buffer.from('one\ntwo\n\nfour\n'.repeat(300));
+    expect(feeds.nth(chunk, 0, 3)).toBe(8);
+    expect(feeds.nth(chunk, 5, ALL_FEEDS)).toBe(-1 - (4 * 300 - 1));
+  });
+
+  it('is built from line-feeds.wat as committed (`npm run wasm` rebuilds it)', () => {
+    expect(() => execFileSync(process.execPath, ['test/support/line-feeds-wasm.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+});

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ALL_FEEDS, INDEX_OF_FEEDS, SimdLineFeeds } from '../src/core/line-feeds.js';
+import { ALL_FEEDS, INDEX_OF_FEEDS, SimdLineFeeds, type BreakTally } from '../src/core/line-feeds.js';
 
 /** The position of every line feed in `bytes`, the plain way. */
 function feedsOf(bytes: Buffer): number[] {
@@ -9,6 +9,28 @@ function feedsOf(bytes: Buffer): number[] {
     if (byte === 0x0a) at.push(i);
   });
   return at;
+}
+
+/**
+ * The last byte of every line break in `bytes` from `from`, the plain way, each with the line
+ * feeds, CRs and CR LF pairs up to it: a line feed, or a CR not followed by one (the last byte
+ * included, whatever follows it).
+ */
+function breaksOf(bytes: Buffer, from: number): { at: number; tally: BreakTally }[] {
+  const found: { at: number; tally: BreakTally }[] = [];
+  const tally = { lfs: 0, crs: 0, pairs: 0 };
+  for (let i = from; i < bytes.length; i++) {
+    if (bytes[i] === 0x0a) tally.lfs++;
+    if (bytes[i] !== 0x0d) {
+      if (bytes[i] === 0x0a) found.push({ at: i, tally: { ...tally } });
+      continue;
+    }
+    tally.crs++;
+    if (bytes[i + 1] === 0x0a) tally.pairs++;
+    else found.push({ at: i, tally: { ...tally } });
+  }
+  found.push({ at: -1, tally });
+  return found;
 }
 
 describe('SimdLineFeeds', () => {
@@ -29,6 +51,38 @@ describe('SimdLineFeeds', () => {
         const want = n <= after.length ? (after[n - 1] ?? -1) : -1 - after.length;
         expect(feeds.nth(chunk, from, n), `trial ${trial}: start ${start}, length ${length}, from ${from}, n ${n}`).toBe(want);
         expect(INDEX_OF_FEEDS.nth(chunk, from, n), `trial ${trial}, indexOf`).toBe(want);
+      }
+    }
+  });
+
+  it('finds the n-th line break of any kind, with the tallies up to it, for every alignment and length', () => {
+    const feeds = new SimdLineFeeds(70_000);
+    let state = 11;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const tally: BreakTally = { lfs: 0, crs: 0, pairs: 0 };
+    for (let trial = 0; trial < 600; trial++) {
+      const start = Math.floor(random() * 40);
+      const length = random() < 0.5 ? Math.floor(random() * 40) : Math.floor(random() * 66_000);
+      const density = random() < 0.2 ? 0.5 : random() * 0.05;
+      const crShare = random();
+      const chunk = feeds.buffer.subarray(start, start + length);
+      for (let i = 0; i < length; i++) {
+        if (random() >= density) chunk[i] = 0x41 + (i % 26);
+        else if (random() < crShare) chunk[i] = 0x0d;
+        else chunk[i] = 0x0a;
+      }
+      const from = random() < 0.5 ? 0 : Math.floor(random() * (length + 1));
+      const breaks = breaksOf(chunk, from);
+      const count = breaks.length - 1;
+      for (const n of [1, 2, 15, 16, 17, 63, 64, 65, count, count + 1, Math.max(1, Math.floor(random() * (count + 1))), ALL_FEEDS]) {
+        if (n < 1) continue;
+        const want = n <= count ? breaks[n - 1] : breaks[count];
+        const wantAt = n <= count ? want?.at : -1 - count;
+        const where = `trial ${trial}: start ${start}, length ${length}, from ${from}, n ${n}`;
+        expect(feeds.nthBreak(chunk, from, n, tally), where).toBe(wantAt);
+        expect(tally, where).toEqual(want?.tally);
+        expect(INDEX_OF_FEEDS.nthBreak(chunk, from, n, tally), `${where}, indexOf`).toBe(wantAt);
+        expect(tally, `${where}, indexOf`).toEqual(want?.tally);
       }
     }
   });

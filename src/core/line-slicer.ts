@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { ColumnWindow, cutText, type ColumnFacts } from './column-window.js';
-import { ALL_FEEDS, INDEX_OF_FEEDS, type LineFeedFinder } from './line-feeds.js';
+import { ALL_FEEDS, INDEX_OF_FEEDS, type BreakTally, type LineFeedFinder } from './line-feeds.js';
 import type { RenderSpec } from './line-format.js';
 import { windowFields, type LineEndingCounts, type LineIndexPairs, type SliceResult, type WindowFields } from './slice-result.js';
 import { WindowOutput, type SliceLimits, type StopReason } from './window-output.js';
@@ -67,6 +67,8 @@ export class LineSlicer {
   readonly #index: LineIndexPairs | null;
   #nextIndexLine = 0;
   readonly #feeds: LineFeedFinder;
+  /** What the finder passed over in its last call, for the endings' tallies. */
+  readonly #tally: BreakTally = { lfs: 0, crs: 0, pairs: 0 };
 
   constructor(limits: SliceLimits, render: RenderSpec, start: SliceStart = {}) {
     this.#limits = limits;
@@ -195,67 +197,68 @@ export class LineSlicer {
     return p;
   }
 
-  /** Counts breaks outside the window until the window starts or the chunk ends. */
-  #skip(chunk: Buffer, p: number, hasCR: boolean): number {
-    if (!hasCR) return this.#skipLF(chunk, p);
-    const n = chunk.length;
-    while (p < n) {
-      const i = this.#findBreak(chunk, p, hasCR);
-      if (i === -1) {
-        this.#bytesSinceBreak += n - p;
-        return n;
-      }
-      p = this.#consumeBreak(chunk, i);
-      if (this.#collecting()) return p;
-    }
-    return p;
-  }
-
   /**
-   * `#skip` for a chunk without CR, the bulk of a large scan: the line feeds are found by the
-   * finder, one call per event (the next index entry or the window's first line), with the state
-   * in locals, written back once. Same effects as `#consumeBreak` per LF: the count, the LF tally
-   * and the index entries.
+   * Counts the breaks outside the window until the window starts or the chunk ends: the bulk of
+   * a large scan. The finder finds them, one call per event (the next index entry or the
+   * window's first line), line feeds alone where the chunk has no CR; the state is kept in
+   * locals and written back once. Same effects as `#consumeBreak` per break: the count, the
+   * endings' tallies, the index entries and a CR left pending at the chunk's end.
    */
-  #skipLF(chunk: Buffer, p: number): number {
+  #skip(chunk: Buffer, p: number, hasCR: boolean): number {
     const index = this.#index;
     const every = this.#indexEvery;
+    const endings = this.#endings;
+    const tally = this.#tally;
     // The window's first line while it is still ahead: counting hands over to collecting there.
     const stopAt = this.#output.open ? this.#limits.offset : Infinity;
-    let line = this.#line;
+    const n = chunk.length;
+    const started = this.#line;
+    let line = started;
     let nextIndexLine = index === null ? Infinity : this.#nextIndexLine;
     let after = -1;
     for (let from = p; ; ) {
-      // Feeds to the next event; past what a chunk can hold, all of them.
+      // Breaks to the next event; past what a chunk can hold, all of them.
       const wanted = Math.min(ALL_FEEDS, Math.max(1, Math.min(nextIndexLine, stopAt) - line));
-      const i = this.#feeds.nth(chunk, from, wanted);
+      const i = hasCR ? this.#feeds.nthBreak(chunk, from, wanted, tally) : this.#feeds.nth(chunk, from, wanted);
+      if (hasCR) {
+        endings.lf += tally.lfs - tally.pairs;
+        endings.crlf += tally.pairs;
+        endings.cr += tally.crs - tally.pairs;
+      }
       if (i < 0) {
         const seen = -1 - i;
-        if (seen > 0) {
-          line += seen;
-          after = chunk.lastIndexOf(LF) + 1;
-        }
+        line += seen;
+        if (seen > 0) after = (hasCR ? Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR)) : chunk.lastIndexOf(LF)) + 1;
         break;
       }
       line += wanted;
       after = from = i + 1;
+      // A CR that ends the chunk: its line's start is not known yet, so it gets no index entry.
+      if (hasCR && after === n && chunk[i] === CR) break;
       if (line >= nextIndexLine && index !== null) {
         index.push(line, this.#base + after);
         nextIndexLine = line + every;
       }
       if (line >= stopAt) break;
     }
+    if (hasCR && after === n && chunk[n - 1] === CR) {
+      // Counted as a lone CR, it may be half of a CR LF: the next chunk's first byte says.
+      endings.cr--;
+      this.#pendingCR = true;
+    }
+    if (!hasCR) endings.lf += line - started;
     if (index !== null) this.#nextIndexLine = nextIndexLine;
-    this.#endings.lf += line - this.#line;
     this.#line = line;
     if (after === -1) {
-      this.#bytesSinceBreak += chunk.length - p;
-      return chunk.length;
+      this.#bytesSinceBreak += n - p;
+      return n;
     }
-    this.#bytesSinceBreak = 0;
-    if (line >= stopAt) return after;
-    this.#bytesSinceBreak = chunk.length - after;
-    return chunk.length;
+    if (line >= stopAt) {
+      this.#bytesSinceBreak = 0;
+      return after;
+    }
+    this.#bytesSinceBreak = n - after;
+    return n;
   }
 
   /**

@@ -1,15 +1,10 @@
-import { Worker } from 'node:worker_threads';
 import { statFile } from './io/probe.js';
+import { STAT_BATCH, STAT_SLOTS, type FileStat } from './io/stat-wire.js';
 import { inMicrotask } from './microtask.js';
-import { ANSWERED, answerAt, askAt, createStatShared, readStat, SENT, STAT_BATCH, STAT_SLOTS, type FileStat, type StatPaths, type StatShared } from './io/stat-wire.js';
+import { StatThread } from './stat-thread.js';
 import { StuckWatch } from './stuck-watch.js';
-import { workerFile } from './text-pool.js';
 
 export type { FileStat } from './io/stat-wire.js';
-
-/** `Atomics.waitAsync` (Node 16 and later), which TypeScript types from its ES2024 library only. */
-type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
-const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 /**
  * What a stat comes back as: the file's version fields; null when the path is not a plain regular
@@ -72,33 +67,6 @@ interface Sent {
   readonly entries: Int32Array;
 }
 
-/**
- * The host's Node options, which a worker inherits, less `--input-type`: Node refuses to start a
- * worker from a file under it (ERR_INPUT_TYPE_NOT_ALLOWED), so a host run as
- * `node --input-type=module -e ...` lost its stat thread at every start.
- */
-function workerExecArgv(): string[] {
-  const args: string[] = [];
-  const host = process.execArgv;
-  for (let i = 0; i < host.length; i++) {
-    const arg = host[i] as string;
-    if (arg === '--input-type') i++;
-    else if (!arg.startsWith('--input-type=')) args.push(arg);
-  }
-  return args;
-}
-
-/**
- * A path's number at the stat thread, and the batch last sent with it (its id at this thread)
- * and its entry there. Batch ids only grow while the numbering lasts: a new thread, or numbering
- * started over, makes new `Numbered`s.
- */
-interface Numbered {
-  readonly number: number;
-  batch: number;
-  entry: number;
-}
-
 /** Paths the host and the stat thread number alike; past this both start over. */
 const MAX_NUMBERED = 65_536;
 
@@ -130,15 +98,13 @@ export class StatLane {
   #paths: string[] = [];
   #calls: StatCall[] = [];
   #flushQueued = false;
-  #worker: Worker | null = null;
-  /** The memory shared with `#worker`; a new thread gets its own. */
-  #memory: StatShared | null = null;
-  /** Batches sent to the current thread, and answers taken from it (batches are numbered from 1). */
-  #sentCount = 0;
-  #answeredCount = 0;
-  /** True while a wait for the thread's next answer is set. */
-  #awaiting = false;
-  #ready = false;
+  /** The stat thread, from its start until it is given up on or the lane closes. */
+  #thread: StatThread | null = null;
+  /** How the thread reaches the lane: each answered batch, and its loss. */
+  readonly #threadCalls = {
+    answered: (id: number): void => this.#reply(id),
+    lost: (): void => this.#giveUp(),
+  };
   /** True when the stat thread cannot be started here: every stat is made on the host. */
   #hostOnly = false;
   #closed = false;
@@ -146,8 +112,6 @@ export class StatLane {
   readonly #sent = new Map<number, Sent>();
   /** Times the oldest batch at the thread, from when the thread took it up (see `#watchOldest`). */
   readonly #stuck = new StuckWatch(() => this.#giveUp());
-  /** The number each path has at the current stat thread (see `StatPaths`). */
-  readonly #numbers = new Map<string, Numbered>();
   readonly #maxNumbered: number;
   #onHost = 0;
   #onThread = 0;
@@ -200,12 +164,12 @@ export class StatLane {
     if (this.#paths.length === 0) return;
     if (this.#closed) return this.#answerAll();
     if (this.#paths.length >= MIN_BATCH && !this.#hostOnly && Date.now() >= this.#restartAt) {
-      if (this.#ready) {
+      const thread = this.#thread ?? this.#boot();
+      if (thread?.ready === true) {
         // At the limit the next reply flushes, and the batch waiting meanwhile grows.
-        while (this.#sent.size < MAX_IN_FLIGHT && this.#paths.length > 0) this.#send();
+        while (this.#sent.size < MAX_IN_FLIGHT && this.#paths.length > 0) this.#send(thread);
         return;
       }
-      this.#boot();
     }
     const paths = this.#paths;
     const calls = this.#calls;
@@ -215,88 +179,32 @@ export class StatLane {
     for (let i = 0; i < paths.length; i++) (calls[i] as StatCall)(statFile(paths[i] as string));
   }
 
-  #send(): void {
-    const worker = this.#worker as Worker;
-    const memory = this.#memory as StatShared;
+  #send(thread: StatThread): void {
     // The waiting stats shared among the free places: 64 go as 32 and 32 when both are free.
     const take = Math.min(MAX_BATCH, Math.ceil(this.#paths.length / (MAX_IN_FLIGHT - this.#sent.size)));
     const calls = this.#calls.splice(0, take);
     const paths = this.#paths.splice(0, take);
-    // Paths go by number once the thread knows them: a string costs a message.
-    const reset = this.#numbers.size + paths.length > this.#maxNumbered;
-    if (reset) this.#numbers.clear();
-    const added: string[] = [];
-    const id = ++this.#sentCount;
-    const at = askAt(id);
-    // One stat a path: reads of the same path in one batch (agents of a swarm reading the same
-    // files at once) share it, as every read that arrived before a stat may. The path's entry in
-    // this batch is kept with its number, so one map lookup a read finds both.
     const entries = new Int32Array(paths.length);
-    let unique = 0;
-    for (let i = 0; i < paths.length; i++) {
-      const path = paths[i] as string;
-      let numbered = this.#numbers.get(path);
-      if (numbered === undefined) {
-        numbered = { number: this.#numbers.size, batch: 0, entry: 0 };
-        this.#numbers.set(path, numbered);
-        added.push(path);
-      } else if (numbered.batch === id) {
-        entries[i] = numbered.entry;
-        continue;
-      }
-      numbered.batch = id;
-      numbered.entry = unique;
-      memory.asks[at + 1 + unique] = numbered.number;
-      entries[i] = unique++;
-    }
-    memory.asks[at] = unique;
-    this.#shared += paths.length - unique;
+    const { id, asked } = thread.send(paths, entries);
+    this.#shared += paths.length - asked;
     this.#sent.set(id, { calls, entries });
     if (this.#sent.size === 1) this.#watchOldest();
     this.#sentStats += calls.length;
     this.#onThread += calls.length;
     this.#batches++;
-    // Posted before the batch is: the thread finds them on its port when it takes the batch up.
-    if (reset || added.length > 0) {
-      const message: StatPaths = { batch: id, reset, added };
-      worker.postMessage(message);
-    }
-    Atomics.store(memory.control, SENT, id);
-    Atomics.notify(memory.control, SENT);
-    if (!this.#awaiting) this.#awaitAnswer(memory);
   }
 
-  /**
-   * Takes the thread's answers once it has made the next one. The wait is a promise that the
-   * thread's `Atomics.notify` settles: no message is made, received or dispatched for an answer.
-   */
-  #awaitAnswer(memory: StatShared): void {
-    this.#awaiting = true;
-    const wait = waitAsync(memory.control, ANSWERED, this.#answeredCount);
-    if (wait.async) void wait.value.then(() => this.#answered(memory));
-    else inMicrotask(() => this.#answered(memory));
-  }
-
-  #answered(memory: StatShared): void {
-    // The memory of a thread given up on: its batches were answered then.
-    if (memory !== this.#memory) return;
-    const answered = Atomics.load(memory.control, ANSWERED);
-    while (this.#answeredCount < answered) this.#reply(++this.#answeredCount, memory.stats);
-    this.#awaiting = false;
-    if (this.#sent.size > 0 && this.#memory === memory) this.#awaitAnswer(memory);
-  }
-
-  #reply(id: number, stats: Float64Array): void {
+  #reply(id: number): void {
     const sent = this.#sent.get(id);
+    const thread = this.#thread;
     // A batch already given up on: its reads were answered.
-    if (sent === undefined) return;
+    if (sent === undefined || thread === null) return;
     this.#sent.delete(id);
     this.#sentStats -= sent.calls.length;
     this.#watchOldest();
     this.#restartMs = RESTART_BASE_MS;
     const { calls, entries } = sent;
-    const first = answerAt(id);
-    for (let i = 0; i < calls.length; i++) (calls[i] as StatCall)(readStat(stats, first + (entries[i] as number)));
+    for (let i = 0; i < calls.length; i++) (calls[i] as StatCall)(thread.statOf(id, entries[i] as number));
     // A retired table of `#sent` can keep this batch until a full GC: it keeps no reads with it.
     calls.length = 0;
     this.#flush();
@@ -313,32 +221,11 @@ export class StatLane {
   }
 
   /** Starts the stat thread; until it is up, stats are made on the host. */
-  #boot(): void {
-    if (this.#worker !== null) return;
-    let worker: Worker;
-    try {
-      const memory = createStatShared();
-      worker = new Worker(workerFile('stat-worker'), { workerData: memory, execArgv: workerExecArgv() });
-      this.#memory = memory;
-    } catch {
-      this.#hostOnly = true;
-      return;
-    }
-    worker.unref();
-    // A fresh thread knows no path by number, and has answered nothing.
-    this.#numbers.clear();
-    this.#sentCount = 0;
-    this.#answeredCount = 0;
-    this.#awaiting = false;
-    worker.once('online', () => {
-      if (this.#worker === worker) this.#ready = true;
-    });
-    const lost = () => {
-      if (this.#worker === worker) this.#giveUp();
-    };
-    worker.once('error', lost);
-    worker.once('exit', lost);
-    this.#worker = worker;
+  #boot(): StatThread | null {
+    const thread = StatThread.start(this.#maxNumbered, this.#threadCalls);
+    if (thread === null) this.#hostOnly = true;
+    this.#thread = thread;
+    return thread;
   }
 
   /**
@@ -356,17 +243,9 @@ export class StatLane {
   }
 
   #drop(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = null;
-    this.#memory = null;
-    this.#ready = false;
-    if (worker === null) return Promise.resolve();
-    // A thread stuck in a system call stops only when the call returns: nothing waits for that.
-    // Nor for its answer: the host's wait on its memory, if set, is left to lapse with it.
-    return worker.terminate().then(
-      () => undefined,
-      () => undefined,
-    );
+    const thread = this.#thread;
+    this.#thread = null;
+    return thread === null ? Promise.resolve() : thread.stop();
   }
 
   /** Answers every stat not answered yet with `NOT_STATTED`. */

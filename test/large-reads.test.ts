@@ -28,6 +28,15 @@ function mixedLine(n: number): string {
   return `line ${n} ${'abc '.repeat(n % 40)}`;
 }
 
+const CRLF_LINES = 40_000;
+/**
+ * Line n of the CR LF log, its CR included (the writer adds the LF): 100 bytes with its break,
+ * but the first 77, so that the first 1 MiB a scan reads ends between the CR and the LF of line
+ * 10 486 (77 + 100 * 10 484 bytes before it, its CR at 98).
+ */
+const crlfLine = (n: number) => `${n === 1 ? 'first'.padEnd(75, '-') : `${String(n).padStart(7, '0')} WARN retry ${n % 31}`.padEnd(98, ' ')}\r`;
+const CRLF_SPLIT_LINE = 10_486;
+
 /** One line of about 6 MB with no break, mixing 1-, 2-, 3- and 4-byte characters. */
 const SINGLE_LINE = Array.from({ length: 150_000 }, (_, i) => `var v${i}="é";/*日😀*/`).join('');
 
@@ -63,6 +72,7 @@ beforeAll(async () => {
   root = makeTempDir();
   writeGeneratedLines(path.join(root, 'app.log'), LOG_LINES, logLine);
   writeGeneratedLines(path.join(root, 'mixed.txt'), MIXED_LINES, mixedLine);
+  writeGeneratedLines(path.join(root, 'crlf.log'), CRLF_LINES, crlfLine);
   fs.writeFileSync(path.join(root, 'bundle.min.js'), SINGLE_LINE);
   hasher = await xxhash();
 });
@@ -150,6 +160,27 @@ describe('pages of a large file of mixed lines', () => {
           expect(Number(marker[2])).toBe(Buffer.byteLength(line));
         }
       });
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('a large file with CR LF breaks', () => {
+  it('counts, numbers and indexes its lines across a CR LF split between two reads, each page equal to a fresh scan', async () => {
+    const bytes = fs.readFileSync(path.join(root, 'crlf.log'));
+    expect([bytes[1024 * 1024 - 1], bytes[1024 * 1024]]).toEqual([0x0d, 0x0a]);
+    const engine = await openEngine();
+    try {
+      const first = asText(await engine.read({ path: 'crlf.log', limit: 10 }));
+      expect(first).toMatchObject({ totalLines: CRLF_LINES, lineEnding: 'crlf', xxh64: xxh64Of('crlf.log') });
+      for (const offset of [CRLF_SPLIT_LINE - 1, CRLF_SPLIT_LINE, CRLF_SPLIT_LINE + 1, 30_001, CRLF_LINES - 1]) {
+        const sought = asText(await engine.read({ path: 'crlf.log', offset, limit: 3 }));
+        expect(sought, `offset ${offset}`).toEqual(await readFresh({ path: 'crlf.log', offset, limit: 3 }));
+        const lines = Array.from({ length: Math.min(3, CRLF_LINES - offset + 1) }, (_, i) => `${offset + i}\t${crlfLine(offset + i).slice(0, -1)}`);
+        expect(sought.content, `offset ${offset}`).toBe(lines.join('\n'));
+      }
+      expect(engine.stats().cache.lineIndex.hits).toBe(5);
     } finally {
       await engine.close();
     }

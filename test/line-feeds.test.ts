@@ -87,6 +87,21 @@ describe('SimdLineFeeds', () => {
     }
   });
 
+  it('reads nothing past its memory for a chunk that ends where the memory does', () => {
+    const feeds = new SimdLineFeeds(65_536);
+    const tally: BreakTally = { lfs: 0, crs: 0, pairs: 0 };
+    for (const tail of ['\r', '\r\n', 'x\r', '\n\r', 'abc']) {
+      const chunk = feeds.buffer.subarray(65_536 - 40);
+      chunk.fill(0x61);
+      chunk.write(tail, 40 - tail.length, 'latin1');
+      const breaks = breaksOf(chunk, 0);
+      const count = breaks.length - 1;
+      expect(feeds.nthBreak(chunk, 0, ALL_FEEDS, tally), JSON.stringify(tail)).toBe(-1 - count);
+      expect(tally, JSON.stringify(tail)).toEqual(breaks[count]?.tally);
+      expect(feeds.nth(chunk, 0, ALL_FEEDS), JSON.stringify(tail)).toBe(-1 - feedsOf(chunk).length);
+    }
+  });
+
   it('counts a chunk that lies outside its memory the plain way, with the same answers', () => {
     const feeds = new SimdLineFeeds(4096);
     const chunk = Buffer.from('one\ntwo\n\nfour\n'.repeat(300));

@@ -177,9 +177,12 @@
         (if (i32.eq (local.get $byte) (i32.const 13))
           (then
             (global.set $crs (i32.add (global.get $crs) (i32.const 1)))
-            (if (i32.and
-                  (i32.lt_u (i32.add (local.get $p) (i32.const 1)) (local.get $end))
-                  (i32.eq (i32.load8_u offset=1 (local.get $p)) (i32.const 10)))
+            ;; A CR LF pair, or a break of its own (also at the range's last byte, where the next
+            ;; byte is not the range's: read it only inside, as `i32.and` would read it anyway).
+            (local.set $c (i32.const 0))
+            (if (i32.lt_u (i32.add (local.get $p) (i32.const 1)) (local.get $end))
+              (then (local.set $c (i32.eq (i32.load8_u offset=1 (local.get $p)) (i32.const 10)))))
+            (if (local.get $c)
               (then (global.set $pairs (i32.add (global.get $pairs) (i32.const 1))))
               (else (local.set $count (i32.add (local.get $count) (i32.const 1)))))))
         (if (i32.and

@@ -145,6 +145,15 @@ function sliceThrough(bytes: Buffer, caps: SliceLimits, chunking: Chunking, rand
   return slicer.end();
 }
 
+/** The byte offset where each line starts: 0, then after every LF, CR LF or lone CR. */
+function lineStarts(bytes: Buffer): number[] {
+  const starts = [0];
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x0a || (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a)) starts.push(i + 1);
+  }
+  return starts;
+}
+
 function limits(overrides: Partial<SliceLimits> = {}): SliceLimits {
   return { offset: 1, limit: UNLIMITED, maxBytes: UNLIMITED, maxTokens: UNLIMITED, maxLineChars: NO_CUT, ...overrides };
 }
@@ -319,6 +328,15 @@ describe('LineSlicer properties (seeded random inputs)', () => {
       const plain = sliceThrough(bytes, caps, chunking, createRandom(state * 1e9), scratch, { indexEvery });
       expect(simd, `seed ${9000 + seed}`).toEqual(plain);
       expect(simd.totalLines, `seed ${9000 + seed}`).toBe(expectedLines(text).length);
+      // Every index entry is a true line start, and entries are at least indexEvery lines apart.
+      const starts = lineStarts(bytes);
+      const index = simd.index ?? [];
+      for (let k = 0; k < index.length; k += 2) {
+        const [line = 0, at = -1] = index.slice(k, k + 2);
+        expect(at, `seed ${9000 + seed}: index entry of line ${line}`).toBe(starts[line - 1]);
+        if (k > 0) expect(line - (index[k - 2] ?? 0), `seed ${9000 + seed}: entry of line ${line}`).toBeGreaterThanOrEqual(indexEvery);
+      }
+      expect(index.length > 0, `seed ${9000 + seed}: an index`).toBe(indexEvery > 0 && bytes.length > 0);
     }
   });
 

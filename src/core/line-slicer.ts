@@ -29,9 +29,9 @@ const CR = 0x0d;
  * Streams UTF-8 bytes, one chunk at a time, and keeps only the window of lines asked for.
  *
  * Lines end at `\r\n`, `\n` or a lone `\r`, so all three number lines alike. Outside the window
- * it only counts breaks (with its `LineFeedFinder` where a chunk has no CR); inside it keeps at most
- * `3 * maxLineChars` bytes of any line, so a 200 MB single-line file costs no more memory than
- * a short one. Breaks are ASCII bytes that never occur inside a multi-byte UTF-8 sequence, so a
+ * it only counts breaks, with its `LineFeedFinder` (in a worker, WebAssembly SIMD over the chunks
+ * it reads); inside it keeps at most `3 * maxLineChars` bytes of any line, so a 200 MB
+ * single-line file costs no more memory than a short one. Breaks are ASCII bytes that never occur inside a multi-byte UTF-8 sequence, so a
  * line is always decoded whole and no character is ever split.
  *
  * Chunks may be reused by the caller after `push` returns: anything kept is copied.

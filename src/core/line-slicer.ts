@@ -25,6 +25,13 @@ export interface SliceStart {
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** How many times `byte` occurs in `chunk[from, to)`. */
+function countByte(chunk: Buffer, byte: number, from: number, to: number): number {
+  let count = 0;
+  for (let i = chunk.indexOf(byte, from); i !== -1 && i < to; i = chunk.indexOf(byte, i + 1)) count++;
+  return count;
+}
+
 /**
  * Streams UTF-8 bytes, one chunk at a time, and keeps only the window of lines asked for.
  *
@@ -269,11 +276,11 @@ export class LineSlicer {
   #collect(chunk: Buffer, p: number, hasCR: boolean): number {
     if (this.#lineBytes > 0 || this.#columns !== null) return this.#collectSpanning(chunk, p, hasCR);
     let q = p;
-    // Regions need LF-only, valid UTF-8 text; once a region is not, this chunk goes line by line.
-    let regions = !hasCR;
+    // Regions need valid UTF-8 text; once a region is not, this chunk goes line by line.
+    let regions = true;
     while (q < chunk.length && this.#output.open) {
       if (regions) {
-        const taken = this.#collectRegion(chunk, q);
+        const taken = this.#collectRegion(chunk, q, hasCR);
         if (taken === -1) regions = false;
         else q += taken;
         if (q >= chunk.length || !this.#output.open) break;
@@ -298,25 +305,35 @@ export class LineSlicer {
    * and none from a line whose raw size could exceed `lineChars` (such a line may need a cut:
    * it goes alone). Returns the bytes taken, or -1 when the region is not valid UTF-8.
    */
-  #collectRegion(chunk: Buffer, p: number): number {
+  #collectRegion(chunk: Buffer, p: number, hasCR: boolean): number {
     const output = this.#output;
     const room = output.room;
     const last = p + output.rawRoom;
     const lineChars = output.lineChars;
     let end = -1;
     let lines = 0;
+    // Lines end at LF or CR LF in a region: a CR anywhere else is a break of its own, and the
+    // region ends before the line that holds it.
+    let nextCR = hasCR ? chunk.indexOf(CR, p) : -1;
     for (let from = p, i = chunk.indexOf(LF, p); i !== -1 && i < last && lines < room; i = chunk.indexOf(LF, from)) {
       if (i - from > lineChars) break;
+      if (nextCR !== -1 && nextCR < i) {
+        if (nextCR !== i - 1) break;
+        nextCR = chunk.indexOf(CR, i + 1);
+      }
       end = i;
       lines++;
       from = i + 1;
     }
     if (end === -1) return 0;
     if (!isUtf8(chunk.subarray(p, end + 1))) return -1;
-    const taken = output.emitRegion(chunk.toString('utf8', p, end + 1), end + 1 - p, this.#line);
+    const taken = output.emitRegion(chunk.toString('utf8', p, end + 1), end + 1 - p, this.#line, hasCR);
     if (this.#index !== null && this.#line + taken.lines >= this.#nextIndexLine) this.#indexRegion(chunk, p, taken.lines);
     this.#line += taken.lines;
-    this.#endings.lf += taken.lines;
+    // Every CR the taken lines hold ends one of them, as half of a CR LF.
+    const pairs = hasCR ? countByte(chunk, CR, p, p + taken.bytes) : 0;
+    this.#endings.crlf += pairs;
+    this.#endings.lf += taken.lines - pairs;
     if (taken.lines > 0) this.#bytesSinceBreak = 0;
     return taken.bytes;
   }

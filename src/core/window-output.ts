@@ -136,14 +136,14 @@ export class WindowOutput {
   }
 
   /**
-   * Renders a region of LF-only, valid UTF-8 text that ends with a break, numbered from
-   * `first`, in one pass (no array of lines, no join), and keeps its lines up to the first that
+   * Renders a region of valid UTF-8 text whose lines end at LF (or, with `crlf`, at LF or CR LF)
+   * and that ends with a break, numbered from `first`, in one pass (no array of lines, no join), and keeps its lines up to the first that
    * needs a cut or would pass a budget; that line is left to `emit`, which cuts it or closes the
    * window, so the output is the same as line by line. Each line is measured as `emit` measures
    * it (an ASCII region's UTF-8 size follows from its length). Returns the lines taken and the
    * bytes they span, breaks included.
    */
-  emitRegion(text: string, regionBytes: number, first: number): { lines: number; bytes: number } {
+  emitRegion(text: string, regionBytes: number, first: number, crlf = false): { lines: number; bytes: number } {
     const { maxBytes, maxTokens, limit } = this.#limits;
     const { format } = this.#render;
     const ascii = regionBytes === text.length;
@@ -162,10 +162,12 @@ export class WindowOutput {
     const separator = plain ? format.separator : '';
     for (; start < text.length && count < room; count++) {
       const end = text.indexOf('\n', start);
-      if (end - start > this.lineChars) break;
+      // A CR before the LF is the line's break, not its text.
+      const lineEnd = crlf && text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end;
+      if (lineEnd - start > this.lineChars) break;
       const line = plain
-        ? head + (first + count) + separator + text.slice(start, end)
-        : renderLine(format, first + count, text.slice(start, end));
+        ? head + (first + count) + separator + text.slice(start, lineEnd)
+        : renderLine(format, first + count, text.slice(start, lineEnd));
       const joiner = this.#shown + count > 0 ? 1 : 0;
       const lineChars = line.length + joiner;
       const lineBytes = (ascii ? line.length + extraBytes : Buffer.byteLength(line)) + joiner;

@@ -276,7 +276,8 @@ export class LineSlicer {
   #collect(chunk: Buffer, p: number, hasCR: boolean): number {
     if (this.#lineBytes > 0 || this.#columns !== null) return this.#collectSpanning(chunk, p, hasCR);
     let q = p;
-    // Regions need valid UTF-8 text; once a region is not, this chunk goes line by line.
+    // Regions need valid UTF-8 lines that end at LF or CR LF; once the text from `q` on cannot
+    // start one (invalid UTF-8, a lone CR, no LF left), the rest of this chunk goes line by line.
     let regions = true;
     while (q < chunk.length && this.#output.open) {
       if (regions) {
@@ -303,7 +304,8 @@ export class LineSlicer {
    * most the lines left to the limit, none past what the budgets could hold (a line's rendered
    * size is at least its raw bytes less its break, and at least a third of them in characters),
    * and none from a line whose raw size could exceed `lineChars` (such a line may need a cut:
-   * it goes alone). Returns the bytes taken, or -1 when the region is not valid UTF-8.
+   * it goes alone). Returns the bytes taken, or -1 when no region can be taken from `p` on in this
+   * chunk: no LF left, a lone CR before the next one, or text that is not valid UTF-8.
    */
   #collectRegion(chunk: Buffer, p: number, hasCR: boolean): number {
     const output = this.#output;
@@ -315,7 +317,11 @@ export class LineSlicer {
     // Lines end at LF or CR LF in a region: a CR anywhere else is a break of its own, and the
     // region ends before the line that holds it.
     let nextCR = hasCR ? chunk.indexOf(CR, p) : -1;
-    for (let from = p, i = chunk.indexOf(LF, p); i !== -1 && i < last && lines < room; i = chunk.indexOf(LF, from)) {
+    const firstLF = chunk.indexOf(LF, p);
+    // No LF left, or a lone CR before it: no region can start here, nor later in this chunk (a
+    // search for each line of a lone-CR file would scan the rest of the chunk every time).
+    if (firstLF === -1 || (nextCR !== -1 && nextCR < firstLF - 1)) return -1;
+    for (let from = p, i = firstLF; i !== -1 && i < last && lines < room; i = chunk.indexOf(LF, from)) {
       if (i - from > lineChars) break;
       if (nextCR !== -1 && nextCR < i) {
         if (nextCR !== i - 1) break;

@@ -137,11 +137,11 @@ export class WindowOutput {
 
   /**
    * Renders a region of valid UTF-8 text whose lines end at LF (or, with `crlf`, at LF or CR LF)
-   * and that ends with a break, numbered from `first`, in one pass (no array of lines, no join), and keeps its lines up to the first that
-   * needs a cut or would pass a budget; that line is left to `emit`, which cuts it or closes the
-   * window, so the output is the same as line by line. Each line is measured as `emit` measures
-   * it (an ASCII region's UTF-8 size follows from its length). Returns the lines taken and the
-   * bytes they span, breaks included.
+   * and that ends with a break, numbered from `first`, in one pass (no array of lines, no join),
+   * and keeps its lines up to the first that needs a cut or would pass a budget; that line is
+   * left to `emit`, which cuts it or closes the window, so the output is the same as line by
+   * line. Each line is measured as `emit` measures it (an ASCII region's UTF-8 size follows from
+   * its length). Returns the lines taken and the bytes they span, breaks included.
    */
   emitRegion(text: string, regionBytes: number, first: number, crlf = false): { lines: number; bytes: number } {
     const { maxBytes, maxTokens, limit } = this.#limits;
@@ -162,8 +162,9 @@ export class WindowOutput {
     const separator = plain ? format.separator : '';
     for (; start < text.length && count < room; count++) {
       const end = text.indexOf('\n', start);
-      // A CR before the LF is the line's break, not its text.
-      const lineEnd = crlf && text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end;
+      // A CR before the LF is the line's break, not its text. (An empty line's previous character
+      // is the LF before it, or there is none.)
+      const lineEnd = crlf && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
       if (lineEnd - start > this.lineChars) break;
       const line = plain
         ? head + (first + count) + separator + text.slice(start, lineEnd)

@@ -186,7 +186,9 @@ describe('single flight', () => {
   });
 
   it('lets a caller join a never-read file\'s read already sent to a worker when that read saw the version the caller sees', async () => {
-    writeGeneratedLines(path.join(root, 'joined.log'), LOG_LINES, logLine);
+    // Three times the usual log, so the first read is still in its worker when the second asks
+    // (the scan's SIMD line count made the usual one quick enough to finish first, now and then).
+    writeGeneratedLines(path.join(root, 'joined.log'), 3 * LOG_LINES, logLine);
     const joins = stats().singleFlight.joins;
     const batches = engine.stats().batches;
     const first = engine.read({ path: 'joined.log', limit: 2 });

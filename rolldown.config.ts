@@ -1,9 +1,10 @@
 // The build's second step, after tsc (see package.json `build`): bundles what tsc wrote, in place.
 //
-// - The text worker becomes one CommonJS file, `text-worker.cjs` beside tsc's module (which the
-//   engine runs when the bundle is missing): each worker thread boots without resolving and
-//   reading a graph of modules (about 40 ms a thread instead of 53), and without starting Node's
-//   ES module loader, which a `require` does not need (about 5 ms more).
+// - The text and stat workers each become one CommonJS file, `NAME.cjs` beside tsc's module
+//   (which the engine runs when the bundle is missing): each worker thread boots without resolving
+//   and reading a graph of modules (about 40 ms a text thread instead of 53), and without starting
+//   Node's ES module loader, which a `require` does not need (about 5 ms more). A `require`d entry
+//   also starts under a host's `--input-type`, which an ES module worker file does not.
 // - The package's entries (`readpool`, `readpool/tools`, `readpool/ai` and the `readpool` command)
 //   are bundled together, so that `import('readpool')` reads a few files instead of thirty-odd.
 //   They share their chunks, so a program that imports two entries holds one copy of each class
@@ -22,12 +23,12 @@ for (const name of fs.readdirSync('dist/src')) if (name.startsWith('chunk-')) fs
 const external = (id: string): boolean => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
 export default defineConfig([
-  {
-    input: 'dist/workers/text-worker.js',
-    platform: 'node',
-    output: { format: 'cjs', file: 'dist/workers/text-worker.cjs', sourcemap: true },
-    logLevel: 'warn',
-  },
+  ...['text-worker', 'stat-worker'].map((name) => ({
+    input: `dist/workers/${name}.js`,
+    platform: 'node' as const,
+    output: { format: 'cjs' as const, file: `dist/workers/${name}.cjs`, sourcemap: true },
+    logLevel: 'warn' as const,
+  })),
   {
     input: {
       index: 'dist/src/index.js',

@@ -8,13 +8,18 @@ type WaitAsync = (array: Int32Array, index: number, value: number) => { async: f
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 /**
- * The host's Node options, which a worker inherits, less `--input-type`: Node refuses to start a
- * worker from a file under it (ERR_INPUT_TYPE_NOT_ALLOWED), so a host run as
- * `node --input-type=module -e ...` lost its stat thread at every start.
+ * The Node options the stat worker starts with: the host's, inherited (`undefined`), as Piscina's
+ * workers have them. An explicit list is refused whole when it names a V8 or process option
+ * (`--max-old-space-size`, `--expose-gc`: ERR_WORKER_INVALID_EXEC_ARGV), which left every host
+ * run with one stating each cache hit on its own thread. The one exception is the unbundled build's
+ * ES module worker under `--input-type`: Node refuses a worker file under that option
+ * (ERR_INPUT_TYPE_NOT_ALLOWED), so that worker gets the host's options less it. The bundled
+ * worker (`stat-worker.cjs`) is loaded by `require`, which the option does not touch.
  */
-function workerExecArgv(): string[] {
-  const args: string[] = [];
+function workerExecArgv(file: string): string[] | undefined {
   const host = process.execArgv;
+  if (file.endsWith('.cjs') || !host.some((arg) => arg === '--input-type' || arg.startsWith('--input-type='))) return undefined;
+  const args: string[] = [];
   for (let i = 0; i < host.length; i++) {
     const arg = host[i] as string;
     if (arg === '--input-type') i++;
@@ -62,7 +67,8 @@ export class StatThread {
   static start(maxNumbered: number, calls: StatThreadCalls): StatThread | null {
     try {
       const memory = createStatShared();
-      const worker = new Worker(workerFile('stat-worker'), { workerData: memory, execArgv: workerExecArgv() });
+      const file = workerFile('stat-worker');
+      const worker = new Worker(file, { workerData: memory, execArgv: workerExecArgv(file) });
       return new StatThread(worker, memory, maxNumbered, calls);
     } catch {
       return null;

@@ -271,6 +271,14 @@ describe('stat lane', () => {
   it('a host run as `node --input-type=module -e` keeps its stat thread (workers do not inherit that option)', () => {
     expect(JSON.parse(runScript(busyScript(), ['--input-type=module', '-e']))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0 });
   }, 30_000);
+
+  it('a host run with V8 options keeps its stat thread (a worker refuses them when they are listed for it)', () => {
+    const script = path.join(ws.base, 'v8-options.mjs');
+    fs.writeFileSync(script, busyScript());
+    const v8 = ['--expose-gc', '--max-old-space-size=512'];
+    expect(JSON.parse(runScript(script, v8))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0 });
+    expect(JSON.parse(runScript(busyScript(), [...v8, '--input-type=module', '-e']))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0 });
+  }, 30_000);
 });
 
 describe('StatLane on its own', () => {

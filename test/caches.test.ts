@@ -64,6 +64,18 @@ describe('the result cache', () => {
     expect(Object.isFrozen(again)).toBe(true);
   });
 
+  it('hands out a text result as a plain object: the prototype, constructor and field order of a literal', async () => {
+    const result = asText(await engine.read({ path: 'cached.txt' }));
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+    expect(result.constructor).toBe(Object);
+    expect(Object.keys(result)).toEqual([
+      'kind', 'path', 'relativePath', 'content', 'startLine', 'endLine', 'totalLines', 'finalBreak', 'truncated', 'notice', 'cutLines',
+      'firstCutLine', 'column', 'encoding', 'bom', 'lineEnding', 'size', 'mtimeMs', 'version', 'xxh64', 'sha256',
+    ]);
+    expect(structuredClone(result)).toStrictEqual({ ...result });
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
   it('never serves a modified file stale', async () => {
     await engine.read({ path: 'cached.txt' });
     fs.appendFileSync(path.join(root, 'cached.txt'), 'gamma\n');

@@ -84,6 +84,11 @@ export interface StatLaneStats {
   readonly waiting: number;
   /** Stat threads given up on (stuck, failed, or failed to start). */
   readonly lost: number;
+  /**
+   * Why no stat thread can be started in this process (its `Worker` was refused), or null:
+   * every stat is then made on the host thread, and each cache hit costs it about twice as much.
+   */
+  readonly unavailable: string | null;
 }
 
 /**
@@ -105,8 +110,8 @@ export class StatLane {
     answered: (id: number): void => this.#reply(id),
     lost: (): void => this.#giveUp(),
   };
-  /** True when the stat thread cannot be started here: every stat is made on the host. */
-  #hostOnly = false;
+  /** Why the stat thread cannot be started here, or null: while set, every stat is made on the host. */
+  #unavailable: string | null = null;
   #closed = false;
   /** Batches at the thread, oldest first: the thread takes them up in this order. */
   readonly #sent = new Map<number, Sent>();
@@ -145,7 +150,7 @@ export class StatLane {
   }
 
   stats(): StatLaneStats {
-    return { onHost: this.#onHost, onThread: this.#onThread, shared: this.#shared, batches: this.#batches, abandoned: this.#abandoned, waiting: this.waiting, lost: this.#lost };
+    return { onHost: this.#onHost, onThread: this.#onThread, shared: this.#shared, batches: this.#batches, abandoned: this.#abandoned, waiting: this.waiting, lost: this.#lost, unavailable: this.#unavailable };
   }
 
   /** Answers what waits with `NOT_STATTED` and stops the thread. */
@@ -163,7 +168,7 @@ export class StatLane {
   #flush(): void {
     if (this.#paths.length === 0) return;
     if (this.#closed) return this.#answerAll();
-    if (this.#paths.length >= MIN_BATCH && !this.#hostOnly && Date.now() >= this.#restartAt) {
+    if (this.#paths.length >= MIN_BATCH && this.#unavailable === null && Date.now() >= this.#restartAt) {
       const thread = this.#thread ?? this.#boot();
       if (thread?.ready === true) {
         // At the limit the next reply flushes, and the batch waiting meanwhile grows.
@@ -222,10 +227,13 @@ export class StatLane {
 
   /** Starts the stat thread; until it is up, stats are made on the host. */
   #boot(): StatThread | null {
-    const thread = StatThread.start(this.#maxNumbered, this.#threadCalls);
-    if (thread === null) this.#hostOnly = true;
-    this.#thread = thread;
-    return thread;
+    const started = StatThread.start(this.#maxNumbered, this.#threadCalls);
+    if ('failed' in started) {
+      this.#unavailable = started.failed;
+      return null;
+    }
+    this.#thread = started;
+    return started;
   }
 
   /**

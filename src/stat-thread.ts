@@ -63,15 +63,18 @@ export class StatThread {
   #ready = false;
   #stopped = false;
 
-  /** Starts a thread, or returns null where none can start (every stat is then made on the host). */
-  static start(maxNumbered: number, calls: StatThreadCalls): StatThread | null {
+  /**
+   * Starts a thread, or says why none can start here (the worker's file is missing from the
+   * build, or Node refused the `Worker`): every stat is then made on the host.
+   */
+  static start(maxNumbered: number, calls: StatThreadCalls): StatThread | { readonly failed: string } {
     try {
       const memory = createStatShared();
       const file = workerFile('stat-worker');
       const worker = new Worker(file, { workerData: memory, execArgv: workerExecArgv(file) });
       return new StatThread(worker, memory, maxNumbered, calls);
-    } catch {
-      return null;
+    } catch (error) {
+      return { failed: error instanceof Error ? error.message : String(error) };
     }
   }
 

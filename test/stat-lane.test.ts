@@ -86,7 +86,20 @@ describe('stat lane', () => {
     for (const name of names.slice(0, 8)) await contentOf(engine, name);
     const { stat, cache } = engine.stats();
     expect(cache.result.hits).toBe(8);
-    expect(stat).toEqual({ onHost: 8, onThread: 0, shared: 0, batches: 0, abandoned: 0, waiting: 0, lost: 0 });
+    expect(stat).toEqual({ onHost: 8, onThread: 0, shared: 0, batches: 0, abandoned: 0, waiting: 0, lost: 0, unavailable: null });
+  });
+
+  it('says why when no stat thread can be made, and stats every busy turn on the host with the same answers', async () => {
+    // A bare file name: Node refuses it as a worker's path at once (ERR_WORKER_PATH), as it refuses
+    // a V8 option listed for a worker, so no thread ever starts.
+    substituteWorkerEntry('stat-worker', 'stat-worker.js');
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    const expected = await oneByOne(engine);
+    for (let round = 0; round < 3; round++) expect(await Promise.all(names.map((name) => contentOf(engine as Engine, name)))).toEqual(expected);
+    const { stat, cache } = engine.stats();
+    expect(stat.unavailable).toMatch(/filename must be an absolute path/);
+    expect(stat).toMatchObject({ onHost: 3 * names.length, onThread: 0, batches: 0, lost: 0 });
+    expect(cache.result.hits).toBe(3 * names.length);
   });
 
   it('stats a busy turn on the stat thread, with the answers a one-at-a-time read gives', async () => {
@@ -276,8 +289,8 @@ describe('stat lane', () => {
     const script = path.join(ws.base, 'v8-options.mjs');
     fs.writeFileSync(script, busyScript());
     const v8 = ['--expose-gc', '--max-old-space-size=512'];
-    expect(JSON.parse(runScript(script, v8))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0 });
-    expect(JSON.parse(runScript(busyScript(), [...v8, '--input-type=module', '-e']))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0 });
+    expect(JSON.parse(runScript(script, v8))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0, unavailable: null });
+    expect(JSON.parse(runScript(busyScript(), [...v8, '--input-type=module', '-e']))).toMatchObject({ onThread: 64, abandoned: 0, lost: 0, waiting: 0, unavailable: null });
   }, 30_000);
 });
 

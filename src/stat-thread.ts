@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { inMicrotask } from './microtask.js';
 import { ANSWERED, answerAt, askAt, createStatShared, readStat, SENT, type FileStat, type StatPaths, type StatShared } from './io/stat-wire.js';
@@ -8,24 +9,24 @@ type WaitAsync = (array: Int32Array, index: number, value: number) => { async: f
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 /**
- * The Node options the stat worker starts with: the host's, inherited (`undefined`), as Piscina's
- * workers have them. An explicit list is refused whole when it names a V8 or process option
- * (`--max-old-space-size`, `--expose-gc`: ERR_WORKER_INVALID_EXEC_ARGV), which left every host
- * run with one stating each cache hit on its own thread. The one exception is the unbundled build's
- * ES module worker under `--input-type`: Node refuses a worker file under that option
- * (ERR_INPUT_TYPE_NOT_ALLOWED), so that worker gets the host's options less it. The bundled
- * worker (`stat-worker.cjs`) is loaded by `require`, which the option does not touch.
+ * Starts the stat worker with the host's Node options inherited, as Piscina's workers are. Handed
+ * as a list, they would be refused whole when they name a V8 or process option
+ * (`--max-old-space-size`, `--expose-gc`: ERR_WORKER_INVALID_EXEC_ARGV), which once left every
+ * host run with one stating each cache hit on its own thread. The bundled worker
+ * (`stat-worker.cjs`) is loaded by `require`, which a host's `--input-type` does not touch; the
+ * unbundled build's ES module is imported from a one-line script, because Node refuses to start
+ * a worker from a module file under that option (ERR_INPUT_TYPE_NOT_ALLOWED).
  */
-function workerExecArgv(file: string): string[] | undefined {
-  const host = process.execArgv;
-  if (file.endsWith('.cjs') || !host.some((arg) => arg === '--input-type' || arg.startsWith('--input-type='))) return undefined;
-  const args: string[] = [];
-  for (let i = 0; i < host.length; i++) {
-    const arg = host[i] as string;
-    if (arg === '--input-type') i++;
-    else if (!arg.startsWith('--input-type=')) args.push(arg);
-  }
-  return args;
+function startWorker(file: string, workerData: StatShared): Worker {
+  if (file.endsWith('.cjs')) return new Worker(file, { workerData });
+  return new Worker(`import(${JSON.stringify(pathToFileURL(file).href)});`, { eval: true, workerData });
+}
+
+/** Why a worker was refused, its code first when it has one (`ERR_WORKER_PATH: ...`). */
+function failureText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
 }
 
 /**
@@ -70,11 +71,10 @@ export class StatThread {
   static start(maxNumbered: number, calls: StatThreadCalls): StatThread | { readonly failed: string } {
     try {
       const memory = createStatShared();
-      const file = workerFile('stat-worker');
-      const worker = new Worker(file, { workerData: memory, execArgv: workerExecArgv(file) });
+      const worker = startWorker(workerFile('stat-worker'), memory);
       return new StatThread(worker, memory, maxNumbered, calls);
     } catch (error) {
-      return { failed: error instanceof Error ? error.message : String(error) };
+      return { failed: failureText(error) };
     }
   }
 

@@ -68,10 +68,15 @@ describe('the result cache', () => {
     const result = asText(await engine.read({ path: 'cached.txt' }));
     expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
     expect(result.constructor).toBe(Object);
-    expect(Object.keys(result)).toEqual([
-      'kind', 'path', 'relativePath', 'content', 'startLine', 'endLine', 'totalLines', 'finalBreak', 'truncated', 'notice', 'cutLines',
-      'firstCutLine', 'column', 'encoding', 'bom', 'lineEnding', 'size', 'mtimeMs', 'version', 'xxh64', 'sha256',
-    ]);
+    // Every field of the type, in the order results have always had: the type checker fails this
+    // list when a field is added to TextResult and not here (results are built by a constructor,
+    // which the checker cannot hold to the type field by field).
+    const fields = {
+      kind: true, path: true, relativePath: true, content: true, startLine: true, endLine: true, totalLines: true, finalBreak: true,
+      truncated: true, notice: true, cutLines: true, firstCutLine: true, column: true, encoding: true, bom: true, lineEnding: true,
+      size: true, mtimeMs: true, version: true, xxh64: true, sha256: true,
+    } satisfies Record<keyof TextResult, true>;
+    expect(Object.keys(result)).toEqual(Object.keys(fields));
     expect(structuredClone(result)).toStrictEqual({ ...result });
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });

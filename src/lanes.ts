@@ -20,10 +20,16 @@ export class Lanes {
   /** Lanes with reads waiting, visited round-robin from `#turn`. */
   #ring: Lane[] = [];
   #turn = 0;
+  #bytes = 0;
 
   /** Sessions with reads waiting. */
   get count(): number {
     return this.#ring.length;
+  }
+
+  /** Bytes of the files waiting, from the sizes their reads were queued with (unsized ones count 0). */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   push(ticket: Ticket): void {
@@ -35,6 +41,7 @@ export class Lanes {
     }
     lane.tickets.push(ticket);
     lane.queued++;
+    this.#bytes += Math.max(0, ticket.cost);
   }
 
   /** Reads of one session waiting. */
@@ -45,7 +52,9 @@ export class Lanes {
   /** A queued read was answered before it was sent (abort, timeout, close). */
   left(ticket: Ticket): void {
     const lane = this.#lanes.get(ticket.lane);
-    if (lane !== undefined && !ticket.retried && --lane.queued === 0) this.#drop(lane);
+    if (lane === undefined || ticket.retried) return;
+    this.#bytes -= Math.max(0, ticket.cost);
+    if (--lane.queued === 0) this.#drop(lane);
   }
 
   /** The deepest lanes: session and reads waiting. */
@@ -67,6 +76,7 @@ export class Lanes {
     }
     this.#ring = [];
     this.#lanes.clear();
+    this.#bytes = 0;
     return out;
   }
 
@@ -97,6 +107,7 @@ export class Lanes {
       lane.queued--;
       tickets.push(ticket);
       bytes += Math.max(0, ticket.cost);
+      this.#bytes -= Math.max(0, ticket.cost);
       if (lane.head >= lane.tickets.length) this.#drop(lane);
       else {
         if (lane.head > 1024 && lane.head * 2 > lane.tickets.length) {

@@ -160,7 +160,8 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
  * holds them. From then on every text result is made old, and one its caller drops at once still
  * holds its content through each young collection until the next full one. In the source-tree
  * bench (a caching engine's pass, then an engine without a cache, in one process) that took the
- * host's young collections from about 2 ms to 4 and a read from 12 µs of host CPU to 15 to 22.
+ * host's young collections from about 2 ms to 4, and a miss from about 12 µs of host CPU to 14
+ * to 26.
  * V8 keeps no such site for objects made by `new`: a result stays young until it proves to live.
  */
 const TextResultRecord = function (this: Writable<TextResult>, payload: TextPayload, notice: string | null, truncated: TextResult['truncated']) {

@@ -12,6 +12,8 @@ export interface SchedulerOptions {
   readonly batchSize: number;
   /** Pool tasks in flight at once (the engine sends one a worker thread). */
   readonly maxInFlight: number;
+  /** The fewest reads a task goes with while another is out; default `shareFloor(maxInFlight)`. */
+  readonly shareFloor?: number;
   /** Runs a batch in a worker. */
   readonly run: (batch: JobBatch) => Promise<PoolAnswer[]>;
   /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */

@@ -168,3 +168,22 @@ describe('fair scheduling', () => {
     expect([...codes]).toEqual(['closed']);
   }, 60_000);
 });
+
+describe('task sizes over many threads', () => {
+  it('keeps tasks at the share floor when 64 reads wait on 8 threads, and answers every read rightly', async () => {
+    for (let i = 0; i < 64; i++) writeFile(root, `many/file-${i}.txt`, `file ${i}\nline two\n`);
+    const engine = await createEngine({ root, threads: 8, cacheBytes: 0, settleMs: 0 });
+    try {
+      const names = Array.from({ length: 64 }, (_, i) => `many/file-${i}.txt`);
+      for (let round = 0; round < 3; round++) {
+        const results = await Promise.all(names.map((name) => engine.read({ path: name })));
+        expect(results.map((result) => (result.kind === 'text' ? result.content : result.kind))).toEqual(names.map((_, i) => `1\tfile ${i}\n2\tline two`));
+      }
+      // 8 threads: tasks of at least 16 reads while another is out (shareFloor), where sharing
+      // 64 reads among 8 free workers made tasks of 8, and each that came back a task of its own.
+      expect(engine.stats().meanBatchSize).toBeGreaterThanOrEqual(12);
+    } finally {
+      await engine.close();
+    }
+  }, 30_000);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Scheduler, SOLO_READ_BYTES, UNSIZED } from '../src/scheduler.js';
+import { BATCH_BYTES, Scheduler, shareFloor, SOLO_READ_BYTES, UNSIZED } from '../src/scheduler.js';
 import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type PoolAnswer, type WorkerConfig } from '../src/wire.js';
 import { compileDenyRules } from '../src/core/deny-rules.js';
 
@@ -14,7 +14,7 @@ interface Held {
   readonly fail: (error: Error) => void;
 }
 
-function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number } = {}) {
+function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number; shareFloor?: number } = {}) {
   const batchSize = options.batchSize ?? 4;
   const maxInFlight = options.maxInFlight ?? 2;
   const cancel = new Int32Array(new SharedArrayBuffer(4 * batchSize * maxInFlight));
@@ -25,6 +25,7 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
     maxQueuedBytes: options.maxQueuedBytes ?? 1e12,
     batchSize,
     maxInFlight,
+    ...(options.shareFloor === undefined ? {} : { shareFloor: options.shareFloor }),
     // The pool stand-in takes every task: `maxInFlight` workers, one batch each.
     cancel,
     stuckGraceMs: 50,
@@ -291,6 +292,54 @@ describe('Scheduler', () => {
     expect((await huge).ok).toBe(true);
   });
 
+  describe('with many threads, a task carries at least shareFloor reads while another is out', () => {
+    const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+
+    it('sends the backlog in tasks of the floor, not a sliver to each free worker; the rest go with the next task back', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
+      expect(shareFloor(8)).toBe(16);
+      const first = names('r', 20).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      // Split by the 8 free workers these would be tasks of 3; they go as one of 16, and 4 wait.
+      expect(held.map((h) => h.batch.paths)).toEqual([names('r', 16)]);
+      const second = names('s', 6).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      expect(held).toHaveLength(1);
+      held[0]?.finish(names('r', 16).map(ok));
+      await tick();
+      // The task came back: the 4 that waited and the 6 that came meanwhile go together.
+      expect(held[1]?.batch.paths).toEqual([...names('r', 20).slice(16), ...names('s', 6)]);
+      held[1]?.finish(held[1].batch.paths.map(ok));
+      expect((await Promise.all([...first, ...second])).every((read) => read.ok)).toBe(true);
+    });
+
+    it('holds a few reads no longer than a couple of milliseconds when no task comes back', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
+      const stuck = names('r', 16).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      const started = performance.now();
+      const late = scheduler.submit(spec('late'), 10_000, undefined, 's', 100);
+      while (held.length < 2 && performance.now() - started < 1000) await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(held[1]?.batch.paths).toEqual(['late']);
+      expect(performance.now() - started).toBeLessThan(100);
+      held[1]?.finish([ok('late')]);
+      expect((await late).ok).toBe(true);
+      held[0]?.finish(names('r', 16).map(ok));
+      expect((await Promise.all(stuck)).every((read) => read.ok)).toBe(true);
+    });
+
+    it('sends a few reads at once when their files are large enough to be worth a task', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
+      const first = names('r', 16).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      const large = scheduler.submit(spec('large'), 10_000, undefined, 's', BATCH_BYTES / 2);
+      await tick();
+      expect(held.map((h) => h.batch.paths)).toEqual([names('r', 16), ['large']]);
+      for (const h of held) h.finish(h.batch.paths.map(ok));
+      expect((await Promise.all([...first, large])).every((read) => read.ok)).toBe(true);
+    });
+  });
+
   it('sends a read of a very large file alone, so it delays no small read of its batch', async () => {
     const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2 });
     const answers = [
@@ -307,7 +356,8 @@ describe('Scheduler', () => {
     expect((await Promise.all(answers)).every((outcome) => outcome.ok)).toBe(true);
   });
   it('sends again, alone, a read its worker deferred, and answers it closed when closing finds it running', async () => {
-    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 3 });
+    // Every read its own task while a worker is free (the rule for one or two threads).
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 3, shareFloor: 1 });
     // Two reads out first, one a batch; then 'big' and 'small' share the one free slot's batch.
     const fillers = ['f1', 'f2'].map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', UNSIZED));
     await tick();

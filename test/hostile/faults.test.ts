@@ -106,6 +106,20 @@ describe('faults in the text pool', () => {
     await expectServing(e);
   });
 
+  it('a read that would wait to share a task waits no longer when that task overruns: a free worker answers it at once', async () => {
+    // Four threads: while a task is out, a few reads wait for it to come back to share the next
+    // one (see shareFloor), but only for a couple of milliseconds.
+    const e = await faultyEngine({ text: 'text-faults.mjs' }, { threads: 4 });
+    await expectServing(e);
+    const overrun = answerOf(e, { path: 'overrun.txt', timeoutMs: 3000 }, 5000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const fine = await answerOf(e, { path: 'fine-1.txt' }, 5000);
+    expect(codeOf(fine)).toBe('text');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(codeOf(await overrun)).toBe('timeout');
+  });
+
   it('an overrunning read shared by two callers (single flight): each -> timeout with timeoutMs and stage', async () => {
     const e = await faultyEngine({ text: 'text-faults.mjs' });
     const answers = await Promise.all([

@@ -22,6 +22,7 @@ export class SchedulerClock {
   #batches = 0;
   #batchedJobs = 0;
   #jobMs = 1;
+  #paceMs: number | null = null;
   /** Reads answered `overloaded` since the hints given out last all came due, and when they do. */
   #owed = 0;
   #owedUntil = 0;
@@ -32,9 +33,18 @@ export class SchedulerClock {
     this.#batchedJobs += jobs;
   }
 
+  /**
+   * A read's time in a worker lately, in milliseconds: a moving average over batches that starts
+   * at the first one (0 before any came back).
+   */
+  get paceMs(): number {
+    return this.#paceMs ?? 0;
+  }
+
   /** A batch of `jobs` reads came back after `ms`. */
   returned(jobs: number, ms: number): void {
     this.#jobMs = 0.9 * this.#jobMs + 0.1 * (ms / jobs);
+    this.#paceMs = this.#paceMs === null ? ms / jobs : 0.9 * this.#paceMs + 0.1 * (ms / jobs);
   }
 
   /**

@@ -12,8 +12,10 @@ export interface SchedulerOptions {
   readonly batchSize: number;
   /** Pool tasks in flight at once (the engine sends one a worker thread). */
   readonly maxInFlight: number;
-  /** The fewest reads a task goes with while another is out; default `shareFloor(maxInFlight)`. */
+  /** The fewest reads a task goes with while reads are quick; default `shareFloor(maxInFlight)`. */
   readonly shareFloor?: number;
+  /** The longest a few reads wait for tasks to come back rather than go as a task of their own; default 2 ms. */
+  readonly holdMs?: number;
   /** Runs a batch in a worker. */
   readonly run: (batch: JobBatch) => Promise<PoolAnswer[]>;
   /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */

@@ -9,22 +9,30 @@ import { BATCH_BYTES, CANCEL, encodeBatch, type JobOutcome, type JobSpec } from 
 export const UNSIZED = -1;
 
 /**
- * How long a few queued reads may wait for a task in a worker to come back, rather than go out
+ * How long a few queued reads may wait for the tasks in workers to come back, rather than go out
  * as a small task of their own (see `#dispatch`): a task that does not come back (a worker stuck
  * in a system call) holds them no longer than this.
  */
 const HOLD_MS = 2;
+/**
+ * The share floor applies while a task at the floor would take less than this, at the recent
+ * pace of a read from sending to answer: slow reads (a cold disk, a network mount: a millisecond
+ * or more each) are spread over the workers, one task each, as before. Quick ones go at the
+ * floor: small files in the page cache took 0.1 to 0.55 ms a read that way with 8 threads on
+ * 2 cores (most of it the task's own round trip), 1.1 on workers just started.
+ */
+const FLOOR_TASK_MS = 16;
 /** Reads of this many bytes or more in all are worth a task however few they are. */
 const HOLD_BYTES = BATCH_BYTES / 4;
 
 /**
- * The fewest reads a task is sent with while another is out, for `threads` worker threads. A
- * pool task costs the host thread about as much as seven reads (measured on 2 cores, misses on
- * 2 threads: 39 µs of host CPU a read in batches of 2, 24 in 4, 16 in 8, 11.7 in 16: about
- * 60 µs a task and 8.5 a read), and the more threads, the more of the machine waits on the host
- * thread: with 15 threads at concurrency 64, tasks of 4 reads took the host to 30 µs a read.
- * With one or two threads the workers are the scarcer: each takes its share of the queue,
- * however few.
+ * The fewest reads a task is sent with, for `threads` worker threads, while reads are quick and
+ * one session waits. A pool task costs the host thread about as much as seven reads (measured
+ * on 2 cores, misses on 2 threads: 39 µs of host CPU a read in tasks of 2, 24 in 4, 16 in 8,
+ * 11.7 in 16: about 60 µs a task and 8.5 a read), and the more threads, the more of the machine
+ * waits on the host thread: with 15 threads at concurrency 64, tasks of 4 or 5 reads took the
+ * host to 30 µs a read. With one or two threads the workers are the scarcer: each takes its
+ * share of the queue, however few.
  */
 export function shareFloor(threads: number): number {
   return threads <= 2 ? 1 : Math.min(16, 2 * threads);
@@ -55,6 +63,7 @@ export class Scheduler {
   /** Ends a hold (see `#dispatch`) when no task came back within `HOLD_MS`. */
   #holdTimer: NodeJS.Timeout | null = null;
   #holdOver = false;
+  readonly #holdMs: number;
   #closed = false;
   readonly #drained = new Set<Promise<void>>();
   /** Tickets of the batches in workers (settled ones included until their batch returns). */
@@ -70,6 +79,7 @@ export class Scheduler {
     }
     this.#options = options;
     this.#floor = options.shareFloor ?? shareFloor(options.maxInFlight);
+    this.#holdMs = options.holdMs ?? HOLD_MS;
     this.#freeSlots = Array.from({ length: options.cancel.length }, (_, i) => i);
   }
 
@@ -158,6 +168,7 @@ export class Scheduler {
   async close(graceMs: number): Promise<void> {
     this.#closed = true;
     if (this.#holdTimer !== null) clearTimeout(this.#holdTimer);
+    this.#holdTimer = null;
     for (const ticket of this.#lanes.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     for (const ticket of this.#retries.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     let timer: NodeJS.Timeout | undefined;
@@ -222,10 +233,13 @@ export class Scheduler {
       }
       // With several sessions waiting, smaller batches: a session's next read then waits behind
       // less of another's work (the fairness scenario: others' p99 2.5x instead of 3x).
-      const cap = this.#lanes.count > 1 ? Math.max(4, batchSize >> 2) : batchSize;
-      // Fewer reads than a task is worth, while a task is out: they wait for it to come back and
-      // go with what its answers bring (the answers' callers ask again in the same turn).
-      const floor = Math.min(cap, this.#floor);
+      const several = this.#lanes.count > 1;
+      const cap = several ? Math.max(4, batchSize >> 2) : batchSize;
+      // The share floor, for one session's quick reads (several sessions keep the small tasks
+      // that fairness wants; slow reads are spread over the workers).
+      const floor = several || this.#clock.paceMs * this.#floor > FLOOR_TASK_MS ? 1 : Math.min(cap, this.#floor);
+      // Fewer reads than a task is worth while tasks are out: they wait for those to come back
+      // (or for more reads), up to HOLD_MS, unless their files are large enough to be worth one.
       if (this.#batchesInFlight > 0 && this.#queued < floor && this.#lanes.bytes < HOLD_BYTES && !this.#holdOver) {
         this.#holdBriefly();
         break;
@@ -236,7 +250,10 @@ export class Scheduler {
       // where 32 fit, and the host paid a task (about three reads' worth) per 15 reads. Measured
       // in one process against that rule: host CPU per miss 14.5 against 16.4 µs, files/s +8 %.
       const free = Math.max(1, maxInFlight - this.#batchesInFlight);
-      const size = Math.min(cap, Math.max(floor, Math.ceil(this.#queued / free)));
+      // At the floor: as many tasks of at least `floor` reads as the queue fills, the last one
+      // taking the remainder rather than leaving it to wait.
+      const tasks = Math.max(1, Math.min(free, Math.floor(this.#queued / floor)));
+      const size = Math.min(cap, Math.ceil(this.#queued / tasks));
       const tickets = this.#lanes.take(size);
       if (tickets.length === 0) break;
       this.#send(tickets);
@@ -249,9 +266,12 @@ export class Scheduler {
     this.#holdTimer = setTimeout(() => {
       this.#holdTimer = null;
       this.#holdOver = true;
-      this.#dispatch();
-      this.#holdOver = false;
-    }, HOLD_MS);
+      try {
+        this.#dispatch();
+      } finally {
+        this.#holdOver = false;
+      }
+    }, this.#holdMs);
   }
 
   #retry(ticket: Ticket): void {

@@ -14,7 +14,7 @@ interface Held {
   readonly fail: (error: Error) => void;
 }
 
-function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number; shareFloor?: number } = {}) {
+function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number; shareFloor?: number; holdMs?: number } = {}) {
   const batchSize = options.batchSize ?? 4;
   const maxInFlight = options.maxInFlight ?? 2;
   const cancel = new Int32Array(new SharedArrayBuffer(4 * batchSize * maxInFlight));
@@ -26,6 +26,7 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
     batchSize,
     maxInFlight,
     ...(options.shareFloor === undefined ? {} : { shareFloor: options.shareFloor }),
+    ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }),
     // The pool stand-in takes every task: `maxInFlight` workers, one batch each.
     cancel,
     stuckGraceMs: 50,
@@ -295,22 +296,49 @@ describe('Scheduler', () => {
   describe('with many threads, a task carries at least shareFloor reads while another is out', () => {
     const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 
-    it('sends the backlog in tasks of the floor, not a sliver to each free worker; the rest go with the next task back', async () => {
-      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
+    it('sends the backlog in tasks of the floor, not a sliver to each free worker; a few more wait for a task to come back', async () => {
+      // A hold that no timer ends within this test: what ends it here is the task coming back.
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8, holdMs: 60_000 });
       expect(shareFloor(8)).toBe(16);
-      const first = names('r', 20).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      const first = names('r', 40).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
-      // Split by the 8 free workers these would be tasks of 3; they go as one of 16, and 4 wait.
-      expect(held.map((h) => h.batch.paths)).toEqual([names('r', 16)]);
+      // Split by the 8 free workers these would be tasks of 5; they go as two of 20.
+      expect(held.map((h) => h.batch.paths)).toEqual([names('r', 20), names('r', 40).slice(20)]);
       const second = names('s', 6).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
-      expect(held).toHaveLength(1);
-      held[0]?.finish(names('r', 16).map(ok));
+      expect(held).toHaveLength(2);
+      held[0]?.finish(names('r', 20).map(ok));
+      const third = names('t', 10).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
-      // The task came back: the 4 that waited and the 6 that came meanwhile go together.
-      expect(held[1]?.batch.paths).toEqual([...names('r', 20).slice(16), ...names('s', 6)]);
-      held[1]?.finish(held[1].batch.paths.map(ok));
-      expect((await Promise.all([...first, ...second])).every((read) => read.ok)).toBe(true);
+      // A task came back and more reads came: the 6 that waited and the 10 new go together.
+      expect(held[2]?.batch.paths).toEqual([...names('s', 6), ...names('t', 10)]);
+      for (const h of held.slice(1)) h.finish(h.batch.paths.map(ok));
+      expect((await Promise.all([...first, ...second, ...third])).every((read) => read.ok)).toBe(true);
+    });
+
+    it('spreads slow reads over the free workers, one task each, as before', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
+      const first = names('r', 16).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      expect(held.map((h) => h.batch.paths.length)).toEqual([16]);
+      // 16 reads in 48 ms or more: 3 ms a read, far from page-cache speed (FLOOR_TASK_MS).
+      await new Promise((resolve) => setTimeout(resolve, 48));
+      held[0]?.finish(names('r', 16).map(ok));
+      expect((await Promise.all(first)).every((read) => read.ok)).toBe(true);
+      const slow = names('s', 8).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      expect(held.slice(1).map((h) => h.batch.paths)).toEqual(names('s', 8).map((name) => [name]));
+      for (const h of held.slice(1)) h.finish(h.batch.paths.map(ok));
+      expect((await Promise.all(slow)).every((read) => read.ok)).toBe(true);
+    });
+
+    it('keeps sharing the backlog among free workers while several sessions wait, as fairness wants', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
+      const reads = [...names('a', 12), ...names('b', 12)].map((name) => scheduler.submit(spec(name), 10_000, undefined, name.slice(0, 1), 100));
+      await tick();
+      expect(held.map((h) => h.batch.paths.length)).toEqual([3, 3, 3, 3, 3, 3, 3, 3]);
+      for (const h of held) h.finish(h.batch.paths.map(ok));
+      expect((await Promise.all(reads)).every((read) => read.ok)).toBe(true);
     });
 
     it('holds a few reads no longer than a couple of milliseconds when no task comes back', async () => {

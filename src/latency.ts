@@ -34,17 +34,20 @@ export class SchedulerClock {
   }
 
   /**
-   * A read's time in a worker lately, in milliseconds: a moving average over batches that starts
-   * at the first one (0 before any came back).
+   * A read's time in its worker lately, in milliseconds: a moving average over batches that
+   * starts at the first one (0 before any came back).
    */
   get paceMs(): number {
     return this.#paceMs ?? 0;
   }
 
-  /** A batch of `jobs` reads came back after `ms`. */
-  returned(jobs: number, ms: number): void {
+  /**
+   * A batch of `jobs` reads came back after `ms`, having taken `workerMs` in its worker (where
+   * the pool said; the round trip where not).
+   */
+  returned(jobs: number, ms: number, workerMs = ms): void {
     this.#jobMs = 0.9 * this.#jobMs + 0.1 * (ms / jobs);
-    this.#paceMs = this.#paceMs === null ? ms / jobs : 0.9 * this.#paceMs + 0.1 * (ms / jobs);
+    this.#paceMs = this.#paceMs === null ? workerMs / jobs : 0.9 * this.#paceMs + 0.1 * (workerMs / jobs);
   }
 
   /**
@@ -62,13 +65,14 @@ export class SchedulerClock {
     return ms;
   }
 
-  summary(): { batches: number; meanBatchSize: number; latencyMs: LatencySummary; waitMs: LatencySummary; runMs: LatencySummary } {
+  summary(): { batches: number; meanBatchSize: number; latencyMs: LatencySummary; waitMs: LatencySummary; runMs: LatencySummary; paceMs: number } {
     return {
       batches: this.#batches,
       meanBatchSize: this.#batches === 0 ? 0 : this.#batchedJobs / this.#batches,
       latencyMs: summarise(this.total),
       waitMs: summarise(this.wait),
       runMs: summarise(this.run),
+      paceMs: this.paceMs,
     };
   }
 }

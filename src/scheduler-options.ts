@@ -1,6 +1,6 @@
 /** What the scheduler is built with, and what it reports. */
 import type { LatencySummary } from './latency.js';
-import type { JobBatch, PoolAnswer } from './wire.js';
+import type { JobBatch, PoolAnswers } from './wire.js';
 
 export interface SchedulerOptions {
   readonly maxQueued: number;
@@ -17,7 +17,7 @@ export interface SchedulerOptions {
   /** The longest a few reads wait for tasks to come back rather than go as a task of their own; default 2 ms. */
   readonly holdMs?: number;
   /** Runs a batch in a worker. */
-  readonly run: (batch: JobBatch) => Promise<PoolAnswer[]>;
+  readonly run: (batch: JobBatch) => Promise<PoolAnswers>;
   /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */
   readonly recycle: () => void;
   /**
@@ -60,4 +60,6 @@ export interface SchedulerStats {
   readonly waitMs: LatencySummary;
   /** Milliseconds from sent to a worker until answered by it. */
   readonly runMs: LatencySummary;
+  /** A read's time in its worker lately, in milliseconds (a moving average; 0 before any batch came back). */
+  readonly paceMs: number;
 }

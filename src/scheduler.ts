@@ -15,11 +15,9 @@ export const UNSIZED = -1;
  */
 const HOLD_MS = 2;
 /**
- * The share floor applies while a task at the floor would take less than this, at the recent
- * pace of a read from sending to answer: slow reads (a cold disk, a network mount: a millisecond
- * or more each) are spread over the workers, one task each, as before. Quick ones go at the
- * floor: small files in the page cache took 0.1 to 0.55 ms a read that way with 8 threads on
- * 2 cores (most of it the task's own round trip), 1.1 on workers just started.
+ * The share floor applies while a task at the floor would take less than this in its worker, at
+ * the recent pace of a read there: slow reads (a cold disk, a network mount: a millisecond or
+ * more each) are spread over the workers, one task each, as before. Quick ones go at the floor.
  */
 const FLOOR_TASK_MS = 16;
 /** Reads of this many bytes or more in all are worth a task however few they are. */
@@ -323,6 +321,7 @@ export class Scheduler {
     const { cancel } = this.#options;
     const batch: Batch = { retry, unanswered: tickets.length, stuckTimer: undefined };
     const sentAt = performance.now();
+    let workerMs: number | undefined;
     const slots = tickets.map((ticket) => {
       this.#inFlight.add(ticket);
       ticket.batch = batch;
@@ -342,6 +341,7 @@ export class Scheduler {
       .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1 }))))
       .then(
         (outcomes) => {
+          workerMs = outcomes.workerMs;
           const now = performance.now();
           for (let i = 0; i < tickets.length; i++) {
             const ticket = tickets[i] as Ticket;
@@ -369,7 +369,7 @@ export class Scheduler {
         // A read sent again (`#resend`) may already be in another batch, which keeps it.
         for (const ticket of tickets) if (ticket.batch === batch || ticket.batch === null) this.#inFlight.delete(ticket);
         clearTimeout(batch.stuckTimer);
-        this.#clock.returned(tickets.length, performance.now() - sentAt);
+        this.#clock.returned(tickets.length, performance.now() - sentAt, workerMs);
         this.#batchesInFlight--;
         this.#drained.delete(done);
         this.#dispatch();

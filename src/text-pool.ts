@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { niceSettings } from './io/thread-priority.js';
-import { decodeOutcome, encodeBatch, type JobBatch, type PoolAnswer, type WireOutcome, type WorkerConfig } from './wire.js';
+import { decodeOutcome, encodeBatch, type JobBatch, type PoolAnswers, type WireAnswer, type WireOutcome, type WorkerConfig } from './wire.js';
 
 export interface TextPool {
-  run(batch: JobBatch): Promise<PoolAnswer[]>;
+  run(batch: JobBatch): Promise<PoolAnswers>;
   /**
    * Replaces the workers: new batches go to fresh ones, and the old ones are stopped after a
    * grace period (batches still running on them then fail, and are retried by the
@@ -92,7 +92,7 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
    * least busy worker, so one lands on each), answered once that worker has loaded its module; at
    * most `BOOT_WAIT_MS`, and a worker that failed to boot is not waited for.
    */
-  const stop = async (pool: Piscina<JobBatch, WireOutcome[]>): Promise<void> => {
+  const stop = async (pool: Piscina<JobBatch, WireAnswer>): Promise<void> => {
     const empty = encodeBatch([]);
     const booted = Promise.all(Array.from({ length: threads }, () => pool.run(empty))).then(
       () => undefined,
@@ -107,8 +107,8 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
     clearTimeout(timer);
     await pool.destroy();
   };
-  const start = (): Piscina<JobBatch, WireOutcome[]> => {
-    const pool = new Piscina<JobBatch, WireOutcome[]>({
+  const start = (): Piscina<JobBatch, WireAnswer> => {
+    const pool = new Piscina<JobBatch, WireAnswer>({
       filename: workerFile('text-worker'),
       name: 'default',
       minThreads: threads,
@@ -145,7 +145,10 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
   return {
     run: async (batch) => {
       const wires = await current.run(batch);
-      const outcomes = wires.map((wire, i) => decodeOutcome(wire, batch.paths[i] ?? ''));
+      const count = wires.length - 1;
+      const outcomes: PoolAnswers = [];
+      for (let i = 0; i < count; i++) outcomes.push(decodeOutcome(wires[i] as WireOutcome, batch.paths[i] ?? ''));
+      outcomes.workerMs = wires[count] as number;
       wires.length = 0;
       failures = 0;
       return outcomes;

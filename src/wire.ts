@@ -252,6 +252,15 @@ export interface Resend {
 /** What the text pool answers for one job. */
 export type PoolAnswer = JobOutcome | Resend;
 
+/**
+ * What the text pool answers for a batch: each job's answer in order, and, from a text worker,
+ * the milliseconds the batch took there (the scheduler's pace of a read, see `shareFloor`).
+ */
+export type PoolAnswers = PoolAnswer[] & { workerMs?: number };
+
+/** A text worker's answer to a batch, as it travels: each job's outcome, then the batch's milliseconds there. */
+export type WireAnswer = [...WireOutcome[], number];
+
 export type JobOutcome =
   | { readonly ok: true; readonly value: FilePayload }
   | { readonly ok: false; readonly code: ReadErrorCode; readonly details: Readonly<Record<string, unknown>> };

@@ -187,6 +187,10 @@ describe('task sizes over many threads', () => {
       // 8 threads: tasks of at least 16 reads (shareFloor), where sharing 64 reads among 8 free
       // workers made tasks of 8, and each that came back a task of its own.
       expect((3 * names.length) / (after.batches - before.batches)).toBeGreaterThanOrEqual(12);
+      // The pace that decides it is a read's time in its worker, as the worker measured it: less
+      // than a read's round trip from the host, which adds the task's own.
+      expect(after.paceMs).toBeGreaterThan(0);
+      expect(after.paceMs).toBeLessThan(after.runMs.p50);
     } finally {
       await engine.close();
     }

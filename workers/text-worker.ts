@@ -18,6 +18,7 @@ import {
   type JobBatch,
   type PoolAnswer,
   type TextJob,
+  type WireAnswer,
   type WireOutcome,
   type WorkerConfig,
 } from '../src/wire.js';
@@ -51,18 +52,21 @@ function runJob(tools: ReadTools, job: TextJob): PoolAnswer {
  */
 export default xxhash().then((api) => {
   const tools = createReadTools(api);
-  return (batch: JobBatch): WireOutcome[] => runBatch(tools, batch);
+  return (batch: JobBatch): WireAnswer => runBatch(tools, batch);
 });
 
-function runBatch(tools: ReadTools, batch: JobBatch): WireOutcome[] {
+function runBatch(tools: ReadTools, batch: JobBatch): WireAnswer {
+  const started = performance.now();
   // Bytes of the files this batch has read: an unsized read that would take it past BATCH_BYTES
   // is deferred (sent again sized, so the host packs it as it packs sized reads).
   let bytes = 0;
-  return batch.paths.map((path, index) => {
+  const answer: (WireOutcome | number)[] = batch.paths.map((path, index) => {
     let job = decodeJob(batch, index, config);
     if (job.deferAbove !== Infinity && bytes > 0) job = { ...job, deferAbove: Math.min(job.deferAbove, BATCH_BYTES - bytes + 1) };
-    const answer = runJob(tools, job);
-    if ('ok' in answer && answer.ok) bytes += answer.value.size;
-    return encodeOutcome(answer, path);
+    const outcome = runJob(tools, job);
+    if ('ok' in outcome && outcome.ok) bytes += outcome.value.size;
+    return encodeOutcome(outcome, path);
   });
+  answer.push(performance.now() - started);
+  return answer as WireAnswer;
 }

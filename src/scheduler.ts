@@ -3,41 +3,15 @@ import { recordMs, SchedulerClock } from './latency.js';
 import { inMicrotask } from './microtask.js';
 import type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
 import { answered, failure, newTicket, type Batch, type Ticket } from './ticket.js';
-import { BATCH_BYTES, CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
+import { TaskSizing, shareFloor } from './task-sizing.js';
+import { CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
 
 /** The `cost` of a read whose file was not statted: counted as small until a worker says otherwise. */
 export const UNSIZED = -1;
 
-/**
- * How long a few queued reads may wait for the tasks in workers to come back, rather than go out
- * as a small task of their own (see `#dispatch`): a task that does not come back (a worker stuck
- * in a system call) holds them no longer than this.
- */
-const HOLD_MS = 2;
-/**
- * The share floor applies while a task at the floor would take less than this in its worker, at
- * the recent pace of a read there: slow reads (a cold disk, a network mount: a millisecond or
- * more each) are spread over the workers, one task each, as before. Quick ones go at the floor.
- */
-const FLOOR_TASK_MS = 16;
-/** Reads of this many bytes or more in all are worth a task however few they are. */
-const HOLD_BYTES = BATCH_BYTES / 4;
-
-/**
- * The fewest reads a task is sent with, for `threads` worker threads, while reads are quick and
- * one session waits. A pool task costs the host thread about as much as seven reads (measured
- * on 2 cores, misses on 2 threads: 39 µs of host CPU a read in tasks of 2, 24 in 4, 16 in 8,
- * 11.7 in 16: about 60 µs a task and 8.5 a read), and the more threads, the more of the machine
- * waits on the host thread: with 15 threads at concurrency 64, tasks of 4 or 5 reads took the
- * host to 30 µs a read. With one or two threads the workers are the scarcer: each takes its
- * share of the queue, however few.
- */
-export function shareFloor(threads: number): number {
-  return threads <= 2 ? 1 : Math.min(16, 2 * threads);
-}
-
 export type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
 export { BATCH_BYTES, SOLO_READ_BYTES } from './wire.js';
+export { shareFloor } from './task-sizing.js';
 export type { LatencySummary } from './latency.js';
 
 /**
@@ -56,12 +30,8 @@ export class Scheduler {
   #running = 0;
   #batchesInFlight = 0;
   #dispatchPending = false;
-  /** See `shareFloor`: set once from the thread count. */
-  readonly #floor: number;
-  /** Ends a hold (see `#dispatch`) when no task came back within `HOLD_MS`. */
-  #holdTimer: NodeJS.Timeout | null = null;
-  #holdOver = false;
-  readonly #holdMs: number;
+  /** How many reads the next task takes (see `src/task-sizing.ts`). */
+  readonly #sizing: TaskSizing;
   #closed = false;
   readonly #drained = new Set<Promise<void>>();
   /** Tickets of the batches in workers (settled ones included until their batch returns). */
@@ -76,8 +46,8 @@ export class Scheduler {
       throw new RangeError('the cancel array needs a slot for every read that can be in flight');
     }
     this.#options = options;
-    this.#floor = options.shareFloor ?? shareFloor(options.maxInFlight);
-    this.#holdMs = options.holdMs ?? HOLD_MS;
+    const floor = options.shareFloor ?? shareFloor(options.maxInFlight);
+    this.#sizing = new TaskSizing({ batchSize: options.batchSize, floor, ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }) }, () => this.#dispatch());
     this.#freeSlots = Array.from({ length: options.cancel.length }, (_, i) => i);
   }
 
@@ -165,8 +135,7 @@ export class Scheduler {
    */
   async close(graceMs: number): Promise<void> {
     this.#closed = true;
-    if (this.#holdTimer !== null) clearTimeout(this.#holdTimer);
-    this.#holdTimer = null;
+    this.#sizing.close();
     for (const ticket of this.#lanes.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     for (const ticket of this.#retries.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     let timer: NodeJS.Timeout | undefined;
@@ -221,7 +190,7 @@ export class Scheduler {
   }
 
   #dispatch(): void {
-    const { maxInFlight, batchSize } = this.#options;
+    const { maxInFlight } = this.#options;
     while (!this.#closed && this.#batchesInFlight < maxInFlight && this.#queued > 0) {
       const retry = this.#retries.next(this.#batchesInFlight);
       if (retry === HOLD) return;
@@ -229,47 +198,20 @@ export class Scheduler {
         this.#send([retry], { retry: true });
         continue;
       }
-      // With several sessions waiting, smaller batches: a session's next read then waits behind
-      // less of another's work (the fairness scenario: others' p99 2.5x instead of 3x).
-      const several = this.#lanes.count > 1;
-      const cap = several ? Math.max(4, batchSize >> 2) : batchSize;
-      // The share floor, for one session's quick reads (several sessions keep the small tasks
-      // that fairness wants; slow reads are spread over the workers).
-      const floor = several || this.#clock.paceMs * this.#floor > FLOOR_TASK_MS ? 1 : Math.min(cap, this.#floor);
-      // Fewer reads than a task is worth while tasks are out: they wait for those to come back
-      // (or for more reads), up to HOLD_MS, unless their files are large enough to be worth one.
-      if (this.#batchesInFlight > 0 && this.#queued < floor && this.#lanes.bytes < HOLD_BYTES && !this.#holdOver) {
-        this.#holdBriefly();
-        break;
-      }
-      // Sized by the backlog per free worker: the queue is shared among the workers that can take
-      // a batch now, not all of them. Split by every worker, a free one took half the queue and
-      // left the rest waiting for a busy one: at concurrency 64 on 2 threads, batches of 15
-      // where 32 fit, and the host paid a task (about three reads' worth) per 15 reads. Measured
-      // in one process against that rule: host CPU per miss 14.5 against 16.4 µs, files/s +8 %.
-      const free = Math.max(1, maxInFlight - this.#batchesInFlight);
-      // At the floor: as many tasks of at least `floor` reads as the queue fills, the last one
-      // taking the remainder rather than leaving it to wait.
-      const tasks = Math.max(1, Math.min(free, Math.floor(this.#queued / floor)));
-      const size = Math.min(cap, Math.ceil(this.#queued / tasks));
+      const size = this.#sizing.next({
+        queued: this.#queued,
+        queuedBytes: this.#lanes.bytes,
+        sessions: this.#lanes.count,
+        inFlight: this.#batchesInFlight,
+        free: maxInFlight - this.#batchesInFlight,
+        paceMs: this.#clock.paceMs,
+      });
+      if (size === 0) break;
       const tickets = this.#lanes.take(size);
       if (tickets.length === 0) break;
       this.#send(tickets);
     }
     this.#options.onRoom?.();
-  }
-
-  #holdBriefly(): void {
-    if (this.#holdTimer !== null) return;
-    this.#holdTimer = setTimeout(() => {
-      this.#holdTimer = null;
-      this.#holdOver = true;
-      try {
-        this.#dispatch();
-      } finally {
-        this.#holdOver = false;
-      }
-    }, this.#holdMs);
   }
 
   #retry(ticket: Ticket): void {

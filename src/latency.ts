@@ -43,10 +43,11 @@ export class SchedulerClock {
 
   /**
    * A batch of `jobs` reads came back after `ms`, having taken `workerMs` in its worker (where
-   * the pool said; the round trip where not).
+   * the pool said; the round trip where not), or having failed (`null`: the pace is left as it is).
    */
-  returned(jobs: number, ms: number, workerMs = ms): void {
+  returned(jobs: number, ms: number, workerMs: number | null = ms): void {
     this.#jobMs = 0.9 * this.#jobMs + 0.1 * (ms / jobs);
+    if (workerMs === null || !Number.isFinite(workerMs)) return;
     this.#paceMs = this.#paceMs === null ? workerMs / jobs : 0.9 * this.#paceMs + 0.1 * (workerMs / jobs);
   }
 

@@ -263,7 +263,8 @@ export class Scheduler {
     const { cancel } = this.#options;
     const batch: Batch = { retry, unanswered: tickets.length, stuckTimer: undefined };
     const sentAt = performance.now();
-    let workerMs: number | undefined;
+    // The batch's time in its worker, where the pool says; null while it has not answered.
+    let workerMs: number | null | undefined = null;
     const slots = tickets.map((ticket) => {
       this.#inFlight.add(ticket);
       ticket.batch = batch;

@@ -145,7 +145,12 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
   return {
     run: async (batch) => {
       const wires = await current.run(batch);
-      const count = wires.length - 1;
+      const count = batch.paths.length;
+      // Each job's outcome, then the batch's milliseconds in the worker: anything else (a worker
+      // from an older build) fails the batch, whose reads are then retried one at a time.
+      if (!Array.isArray(wires) || wires.length !== count + 1 || typeof wires[count] !== 'number') {
+        throw new Error('the text worker answered in an unexpected shape (a stale build? run npm run build)');
+      }
       const outcomes: PoolAnswers = [];
       for (let i = 0; i < count; i++) outcomes.push(decodeOutcome(wires[i] as WireOutcome, batch.paths[i] ?? ''));
       outcomes.workerMs = wires[count] as number;

@@ -106,6 +106,14 @@ describe('faults in the text pool', () => {
     await expectServing(e);
   });
 
+  it('a worker answering in an older shape (no time after its outcomes): each read -> internal naming a stale build, none decoded wrongly', async () => {
+    const e = await faultyEngine({ text: 'text-old-shape.mjs' });
+    const answers = await Promise.all(['fine-1.txt', 'fine-2.txt'].map((name) => answerOf(e, { path: name }, 10_000)));
+    expect(answers.map(codeOf)).toEqual(['internal', 'internal']);
+    for (const answer of answers) if (!answer.ok) expect(String(answer.error.details.message)).toMatch(/unexpected shape.*npm run build/);
+    expect(e.stats().paceMs).toBe(0);
+  });
+
   it('a read that would wait to share a task waits no longer when that task overruns: a free worker answers it at once', async () => {
     // Four threads: while a task is out, a few reads wait for it to come back to share the next
     // one (see shareFloor), but only for a couple of milliseconds.

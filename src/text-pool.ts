@@ -153,7 +153,7 @@ export function createTextPool(config: WorkerConfig, options: TextPoolOptions): 
       }
       const outcomes: PoolAnswers = [];
       for (let i = 0; i < count; i++) outcomes.push(decodeOutcome(wires[i] as WireOutcome, batch.paths[i] ?? ''));
-      outcomes.workerMs = wires[count] as number;
+      outcomes.workerMs = wires[count];
       wires.length = 0;
       failures = 0;
       return outcomes;

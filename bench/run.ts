@@ -44,15 +44,36 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   mcp: (rounds) => mcp(projectRoot, rounds),
 };
 
-const { values } = parseArgs({
-  options: {
-    only: { type: 'string' },
-    rounds: { type: 'string', default: '6' },
-    threads: { type: 'string' },
-    out: { type: 'string', default: 'latest.json' },
-    quick: { type: 'boolean', default: false },
-  },
-});
+const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--out NAME] [--quick]
+  --only     scenarios to run: ${Object.keys(SCENARIOS).join(', ')} (default: all, then the peers)
+  --rounds   interleaved rounds a scenario runs (default 6)
+  --threads  thread counts for the source-tree scenario, like 1,2,4,8,15 (default: one a core)
+  --out      the JSON file in bench/results (default latest.json)
+  --quick    only readpool beside the peers, with fewer files and passes
+`;
+
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        only: { type: 'string' },
+        rounds: { type: 'string', default: '6' },
+        threads: { type: 'string' },
+        out: { type: 'string', default: 'latest.json' },
+        quick: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values } = parseOptions();
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const threads = values.threads?.split(',').map(Number);
 if (threads?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--threads takes whole numbers, like 1,2,4 (received ${values.threads})`);
 const names = values.only !== undefined ? values.only.split(',') : values.quick ? [] : Object.keys(SCENARIOS);

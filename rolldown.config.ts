@@ -23,7 +23,7 @@ for (const name of fs.readdirSync('dist/src')) if (name.startsWith('chunk-')) fs
 const external = (id: string): boolean => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
 export default defineConfig([
-  ...['text-worker', 'stat-worker'].map((name) => ({
+  ...['text-worker', 'text-host', 'stat-worker'].map((name) => ({
     input: `dist/workers/${name}.js`,
     platform: 'node' as const,
     output: { format: 'cjs' as const, file: `dist/workers/${name}.cjs`, sourcemap: true },

@@ -13,7 +13,7 @@ import type { ReadResult } from './result.js';
  * with a full GC before every two passes (separate processes, 6 each): host CPU per miss 14.1
  * against 13.2 µs, and 21 900 against 23 900 files/s, with these kept, the cancel hook built with
  * all its fields, and `inMicrotask` for `queueMicrotask`. Without idle GCs nothing changes. The
- * maps of Piscina's and Node's own per-task objects are still lost: those are not ours to keep.
+ * maps of Node's own per-message objects are still lost: those are not ours to keep.
  *
  * Object literals with all their fields need no keeping: their map is held by the literal's site.
  */

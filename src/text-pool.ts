@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import { Worker } from 'node:worker_threads';
 import { niceSettings } from './io/thread-priority.js';
-import { decodeOutcome, encodeBatch, type JobBatch, type PoolAnswers, type WireAnswer, type WireOutcome, type WorkerConfig } from './wire.js';
+import { decodeOutcome, HOST_READY, type JobBatch, type PoolAnswers, type WireOutcome, type WorkerConfig } from './wire.js';
 
 export interface TextPool {
   run(batch: JobBatch): Promise<PoolAnswers>;
@@ -57,122 +57,260 @@ export interface TextPoolOptions {
 }
 
 /**
- * How long stopping the pool waits for workers still loading their module. Node aborts the whole
- * process when a worker is terminated in the middle of Piscina's synchronous `require` of an ES
- * module entry, so a worker is never stopped before it has answered its first (empty) batch.
+ * How long stopping a thread waits for it to load its handler: a thread is not terminated while
+ * it loads its modules (Node has aborted the whole process for a worker terminated inside a
+ * synchronous `require` of an ES module), unless it takes longer than this.
  */
 const BOOT_WAIT_MS = 2000;
 
 /**
  * Batches a worker holds at once. One: reads that arrive while a worker is busy wait on the host
  * to share its next batch, instead of going out as a small second one. Every task costs the host
- * thread about as much as three reads (Piscina's dispatch, the message each way), and the host
- * thread is the ceiling. Measured against two a worker (the next batch waiting in the worker's
- * port), source tree at concurrency 64 on 2 threads, same process: batches of 32 instead of 10,
- * host CPU per miss 15 µs instead of 21, files/s +7 %.
+ * thread about as much as a few reads (the message each way), and the host thread is the
+ * ceiling. Measured against two a worker (the next batch waiting in the worker's port), source
+ * tree at concurrency 64 on 2 threads, same process: batches of 32 instead of 10, host CPU per
+ * miss 15 µs instead of 21, files/s +7 %.
  */
 export const TASKS_PER_WORKER = 1;
 
 /** How long retired workers may finish what they hold before they are stopped. */
 const RETIRE_GRACE_MS = 2000;
 
-/** A pool whose worker failed at start-up is replaced after this, doubling while failures repeat. */
+/** A thread that failed at start-up is replaced after this, doubling while failures repeat. */
 const RESTART_BASE_MS = 50;
 const RESTART_MAX_MS = 5000;
 
-export function createTextPool(config: WorkerConfig, options: TextPoolOptions): TextPool {
-  const { threads, nice, heapMb } = options;
-  const priority = niceSettings(nice);
-  const workerData: WorkerConfig = { ...config, threadNice: priority.threadNice };
-  let failures = 0;
-  let restart: NodeJS.Timeout | undefined;
-  let destroyed = false;
+/** A batch waiting for a thread, or running on one. */
+interface Task {
+  readonly batch: JobBatch;
+  readonly resolve: (answers: PoolAnswers) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** One worker thread of the pool. */
+interface Thread {
+  readonly worker: Worker;
+  /** Its handler has loaded: it takes batches. */
+  ready: boolean;
+  /** Recycled: it takes no more batches, and is stopped after a grace period. */
+  retiring: boolean;
+  /** Being stopped on purpose: its exit is not a failure. */
+  stopping: boolean;
+  /** The batch it runs, at most one (`TASKS_PER_WORKER`). */
+  task: Task | null;
+  /** What failed it, from its `error` event, for the task it held and its exit. */
+  failure: Error | null;
+  /** Settles once it is ready or gone. */
+  readonly settled: Promise<void>;
+  readonly settle: () => void;
+}
+
+/**
+ * The text pool: `threads` worker threads, each running `workers/text-host.ts` around the text
+ * worker's batch handler, one batch at a time, with a queue for batches that find every thread
+ * busy. Its own rather than a Piscina pool: a Piscina task cost the host thread about 55 µs
+ * (its dispatch, task bookkeeping and async resources, a message each way), where a message
+ * each way to a thread costs about 16 (measured on this machine with the same answers, one
+ * task in flight a thread), and the host thread is the ceiling. The media pool, whose tasks
+ * take milliseconds, stays on Piscina.
+ *
+ * A thread that dies holding a batch fails that batch (the scheduler retries its reads alone)
+ * and is replaced at once. A thread that fails before its handler loads fails the batches
+ * waiting for one too (they could wait long), and is replaced after a backoff that doubles
+ * while start-ups keep failing, without waiting for a request.
+ */
+class TextThreads implements TextPool {
+  readonly threads: number;
+  readonly #host: string;
+  readonly #entry: string;
+  readonly #config: WorkerConfig;
+  readonly #heapMb: number | null;
+  /** Applied by the thread's helper where a thread cannot lower its own priority (see `niceSettings`). */
+  readonly #helperNice: number;
+  #live: Thread[] = [];
+  readonly #retiring = new Set<Promise<void>>();
+  readonly #queue: Task[] = [];
+  #failures = 0;
+  #restart: NodeJS.Timeout | undefined;
+  #destroyed = false;
+
+  constructor(config: WorkerConfig, options: TextPoolOptions) {
+    this.threads = options.threads;
+    this.#host = workerFile('text-host');
+    this.#entry = workerFile('text-worker');
+    this.#config = config;
+    this.#heapMb = options.heapMb;
+    this.#helperNice = niceSettings(options.nice).niceIncrement;
+    for (let i = 0; i < this.threads; i++) this.#spawn();
+  }
+
+  run(batch: JobBatch): Promise<PoolAnswers> {
+    return new Promise<PoolAnswers>((resolve, reject) => {
+      if (this.#destroyed) throw new Error('the text pool is stopped');
+      this.#queue.push({ batch, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  recycle(): void {
+    const old = this.#live;
+    this.#live = [];
+    for (const thread of old) thread.retiring = true;
+    for (let i = 0; i < this.threads; i++) this.#spawn();
+    const stopped = new Promise<void>((resolve) => setTimeout(resolve, RETIRE_GRACE_MS).unref())
+      .then(() => Promise.all(old.map((thread) => this.#stop(thread))))
+      .then(() => undefined)
+      .finally(() => this.#retiring.delete(stopped));
+    this.#retiring.add(stopped);
+  }
+
+  async destroy(): Promise<void> {
+    this.#destroyed = true;
+    clearTimeout(this.#restart);
+    this.#failQueued(new Error('the text pool is stopped'));
+    await Promise.all([...this.#live.map((thread) => this.#stop(thread)), ...this.#retiring]);
+  }
+
   /**
-   * Stops a pool once its workers have booted: one empty batch a worker (Piscina gives each to the
-   * least busy worker, so one lands on each), answered once that worker has loaded its module; at
-   * most `BOOT_WAIT_MS`, and a worker that failed to boot is not waited for.
+   * Hands waiting batches to ready, idle threads. A thread keeps the process alive while it holds
+   * a batch, and while it boots with batches waiting (as does a restart due); otherwise it does
+   * not, so a host that never closes its engine can still exit.
    */
-  const stop = async (pool: Piscina<JobBatch, WireAnswer>): Promise<void> => {
-    const empty = encodeBatch([]);
-    const booted = Promise.all(Array.from({ length: threads }, () => pool.run(empty))).then(
-      () => undefined,
-      () => undefined,
-    );
+  #pump(): void {
+    for (const thread of this.#live) {
+      if (this.#queue.length === 0) break;
+      if (!thread.ready || thread.task !== null || thread.stopping) continue;
+      const task = this.#queue.shift() as Task;
+      thread.task = task;
+      thread.worker.ref();
+      try {
+        thread.worker.postMessage(task.batch);
+      } catch (error) {
+        thread.task = null;
+        thread.worker.unref();
+        task.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    const waiting = this.#queue.length > 0;
+    for (const thread of this.#live) {
+      if (thread.ready) continue;
+      if (waiting) thread.worker.ref();
+      else thread.worker.unref();
+    }
+    if (waiting) this.#restart?.ref();
+    else this.#restart?.unref();
+  }
+
+  #spawn(): void {
+    const worker = new Worker(this.#host, {
+      argv: [this.#entry, String(this.#helperNice)],
+      workerData: this.#config,
+      ...(this.#heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.#heapMb } }),
+    });
+    let settle = (): void => undefined;
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    const thread: Thread = { worker, ready: false, retiring: false, stopping: false, task: null, failure: null, settled, settle };
+    worker.unref();
+    worker.on('message', (message: unknown) => this.#message(thread, message));
+    worker.on('error', (error: Error) => this.#error(thread, error));
+    worker.on('exit', (code: number) => this.#exit(thread, code));
+    this.#live.push(thread);
+  }
+
+  #message(thread: Thread, message: unknown): void {
+    if (message === HOST_READY) {
+      thread.ready = true;
+      this.#failures = 0;
+      thread.settle();
+    } else {
+      const task = thread.task;
+      thread.task = null;
+      thread.worker.unref();
+      if (task !== null) settle(task, message);
+    }
+    if (thread.retiring) return;
+    this.#pump();
+  }
+
+  /** An error the thread did not catch (its heap limit among them); its exit follows. */
+  #error(thread: Thread, error: Error): void {
+    thread.failure ??= error;
+    const task = thread.task;
+    thread.task = null;
+    task?.reject(error);
+  }
+
+  #exit(thread: Thread, code: number): void {
+    thread.settle();
+    const failure = thread.failure ?? new Error(`the text worker exited with code ${code}`);
+    const task = thread.task;
+    thread.task = null;
+    task?.reject(failure);
+    const at = this.#live.indexOf(thread);
+    if (at === -1 || thread.stopping || this.#destroyed) return;
+    this.#live.splice(at, 1);
+    if (thread.ready) {
+      this.#spawn();
+      return;
+    }
+    // Failed at start-up: unless another thread is up, the batches waiting would wait for the
+    // next start, which may fail too.
+    if (!this.#live.some((other) => other.ready)) this.#failQueued(failure);
+    if (this.#restart !== undefined) return;
+    const delay = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** this.#failures++);
+    this.#restart = setTimeout(() => {
+      this.#restart = undefined;
+      if (this.#destroyed) return;
+      while (this.#live.length < this.threads) this.#spawn();
+    }, delay);
+    if (this.#queue.length === 0) this.#restart.unref();
+  }
+
+  #failQueued(error: Error): void {
+    for (const task of this.#queue.splice(0)) task.reject(error);
+  }
+
+  /** Stops a thread once it has loaded its handler or within `BOOT_WAIT_MS`; a batch it held fails. */
+  async #stop(thread: Thread): Promise<void> {
+    thread.stopping = true;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, BOOT_WAIT_MS);
       timer.unref();
     });
-    await Promise.race([booted, late]);
+    await Promise.race([thread.settled, late]);
     clearTimeout(timer);
-    await pool.destroy();
-  };
-  const start = (): Piscina<JobBatch, WireAnswer> => {
-    const pool = new Piscina<JobBatch, WireAnswer>({
-      filename: workerFile('text-worker'),
-      name: 'default',
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: 60_000,
-      // One task a worker (see `TASKS_PER_WORKER`). Stuck workers are replaced by `recycle`, not
-      // by aborting their task: no task carries an AbortSignal.
-      concurrentTasksPerWorker: TASKS_PER_WORKER,
-      // No run and wait histograms: nothing reads them, and they cost every task two records.
-      recordTiming: false,
-      // Applied per worker thread through piscina's optional native helper; where that helper
-      // is not installed the workers keep the host's priority.
-      niceIncrement: priority.niceIncrement,
-      ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
-      workerData,
-    });
-    // A worker that fails outside any task (at start-up) is reported here, not to a task:
-    // unheard, the event would crash the host, and the pool would hold its queued batches.
-    // The pool is replaced at once, after a backoff while failures repeat, without waiting
-    // for a later request; its batches fail over to the new pool and are retried there.
-    pool.on('error', () => {
-      if (destroyed || pool !== current || restart !== undefined) return;
-      const delay = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** failures++);
-      restart = setTimeout(() => {
-        restart = undefined;
-        if (destroyed || pool !== current) return;
-        current = start();
-        void stop(pool).catch(() => undefined);
-      }, delay);
-      restart.unref();
-    });
-    return pool;
-  };
-  let current = start();
-  const retiring = new Set<Promise<void>>();
-  return {
-    run: async (batch) => {
-      const wires = await current.run(batch);
-      const count = batch.paths.length;
-      // Each job's outcome, then the batch's milliseconds in the worker: anything else (a worker
-      // from an older build) fails the batch, whose reads are then retried one at a time.
-      if (!Array.isArray(wires) || wires.length !== count + 1 || typeof wires[count] !== 'number') {
-        throw new Error('the text worker answered in an unexpected shape (a stale build? run npm run build)');
-      }
-      const outcomes: PoolAnswers = [];
-      for (let i = 0; i < count; i++) outcomes.push(decodeOutcome(wires[i] as WireOutcome, batch.paths[i] ?? ''));
-      outcomes.workerMs = wires[count];
-      wires.length = 0;
-      failures = 0;
-      return outcomes;
-    },
-    recycle: () => {
-      const old = current;
-      current = start();
-      const stopped = new Promise<void>((resolve) => setTimeout(resolve, RETIRE_GRACE_MS).unref())
-        .then(() => stop(old))
-        .finally(() => retiring.delete(stopped));
-      retiring.add(stopped);
-    },
-    threads,
-    destroy: async () => {
-      destroyed = true;
-      clearTimeout(restart);
-      await Promise.all([stop(current), ...retiring]);
-    },
-  };
+    thread.failure ??= new Error('Terminating worker thread: the text pool stopped it');
+    await thread.worker.terminate();
+  }
+}
+
+/**
+ * Settles a batch with its thread's answer: each job's outcome, then the batch's milliseconds in
+ * the worker. An error the handler threw fails the batch, and so does any other shape (a worker
+ * from an older build); the scheduler then retries its reads one at a time.
+ */
+function settle(task: Task, wires: unknown): void {
+  if (wires instanceof Error) return task.reject(wires);
+  const { batch } = task;
+  const count = batch.paths.length;
+  if (!Array.isArray(wires) || wires.length !== count + 1 || typeof wires[count] !== 'number') {
+    return task.reject(new Error('the text worker answered in an unexpected shape (a stale build? run npm run build)'));
+  }
+  try {
+    const outcomes: PoolAnswers = [];
+    for (let i = 0; i < count; i++) outcomes.push(decodeOutcome(wires[i] as WireOutcome, batch.paths[i] ?? ''));
+    outcomes.workerMs = wires[count];
+    task.resolve(outcomes);
+  } catch (error) {
+    // Never thrown into the thread's message event, where it would end the host.
+    task.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+export function createTextPool(config: WorkerConfig, options: TextPoolOptions): TextPool {
+  const { threadNice } = niceSettings(options.nice);
+  return new TextThreads({ ...config, threadNice }, options);
 }

@@ -116,6 +116,9 @@ export interface TextJob {
   readonly deferAbove: number;
 }
 
+/** What a text pool thread posts once its batch handler has loaded (see `workers/text-host.ts`). */
+export const HOST_READY = 'ready';
+
 /** Values of a job's cancel flag, set by the main thread and polled by the worker. */
 export const CANCEL = { none: 0, aborted: 1, timeout: 2 } as const;
 

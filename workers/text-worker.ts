@@ -1,9 +1,9 @@
 /**
- * Text pool worker entry. Thin on purpose: compiles the engine's config once, then runs each
- * job of a batch through `readFile` and turns every outcome into plain data.
+ * Text pool worker entry, loaded by each pool thread (`text-host.ts`). Thin on purpose: compiles
+ * the engine's config once, then runs each job of a batch through `readFile` and turns every
+ * outcome into plain data.
  */
-// From node:worker_threads (the same object Piscina hands on): importing 'piscina' here would load
-// the whole pool module into every worker at boot.
+// The engine's config, which the pool hands each thread as its workerData.
 import { workerData } from 'node:worker_threads';
 import xxhash from 'xxhash-wasm';
 import { createReaderContext } from '../src/io/reader-context.js';
@@ -45,8 +45,8 @@ function runJob(tools: ReadTools, job: TextJob): PoolAnswer {
 }
 
 /**
- * The batch handler, once xxhash's WebAssembly is instantiated: Piscina awaits a promised
- * default export before the worker's first task. No top-level await, so that the build can
+ * The batch handler, once xxhash's WebAssembly is instantiated: the pool's thread awaits a
+ * promised default export before it takes its first batch. No top-level await, so that the build can
  * bundle this worker as CommonJS, which a worker thread loads without starting Node's ES module
  * loader (about 5 ms of each worker's boot, on the way to the engine's first answer).
  */

@@ -22,7 +22,7 @@ let engine: Engine | null = null;
 
 beforeAll(() => {
   ws = hostileWorkspace();
-  for (const name of ['exit-mid-task.txt', 'heap-bomb.txt', 'overrun.txt', 'overrun-shared.txt', 'fine-1.txt', 'fine-2.txt']) writeFile(ws.root, name, `${name}\n`);
+  for (const name of ['exit-mid-task.txt', 'throws.txt', 'heap-bomb.txt', 'overrun.txt', 'overrun-shared.txt', 'fine-1.txt', 'fine-2.txt']) writeFile(ws.root, name, `${name}\n`);
   const pdf = textPdf(3);
   for (const name of ['kill-during-render.pdf', 'heap-bomb.pdf', 'queued-1.pdf', 'queued-2.pdf']) writeFile(ws.root, name, pdf);
 });
@@ -60,6 +60,25 @@ describe('faults in the text pool', () => {
     expect([codeOf(culprit), codeOf(first), codeOf(second)]).toEqual(['internal', 'text', 'text']);
     if (!culprit.ok) expect(culprit.error.details.message).toContain('exited');
     await expectServing(e);
+  });
+
+  it('a handler that throws on a batch: its read -> internal with the error; reads that shared the batch -> text; the thread serves on', async () => {
+    const e = await faultyEngine({ text: 'text-faults.mjs' });
+    const [culprit, first, second] = await Promise.all([
+      answerOf(e, { path: 'throws.txt' }, 10_000),
+      answerOf(e, { path: 'fine-1.txt' }, 10_000),
+      answerOf(e, { path: 'fine-2.txt' }, 10_000),
+    ]);
+    expect([codeOf(culprit), codeOf(first), codeOf(second)]).toEqual(['internal', 'text', 'text']);
+    if (!culprit.ok) expect(String(culprit.error.details.message)).toContain('handler failure injected');
+    await expectServing(e);
+  });
+
+  it('an entry that exports no batch handler: reads -> internal naming the entry, within their deadline, never a hang', async () => {
+    const e = await faultyEngine({ text: 'text-no-handler.mjs' });
+    const answer = await answerOf(e, { path: 'fine-1.txt', timeoutMs: 8000 }, 9000);
+    expect(codeOf(answer)).toBe('internal');
+    if (!answer.ok) expect(String(answer.error.details.message)).toMatch(/text-no-handler\.mjs exports no batch handler/);
   });
 
   it('a worker over its heap limit (workerHeapMb 32): its read -> internal naming memory; reads beside it -> text', async () => {

@@ -17,6 +17,6 @@ if (counter !== undefined) {
     throw new Error('start-up failure injected by the hostile suite');
   }
 }
-// The built worker's promised handler, which Piscina awaits.
+// The built worker's promised handler, which the pool's thread awaits.
 const { default: handler } = await import('../../../dist/workers/text-worker.js');
 export default handler;

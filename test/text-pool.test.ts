@@ -1,0 +1,95 @@
+/**
+ * The text pool's own threads (src/text-pool.ts): real worker threads running a stand-in entry
+ * (test/support/thread-echo.mjs) that names the thread answering each job, so that where each
+ * batch ran can be seen. The faults a real entry can meet (a thread that exits, throws, runs out
+ * of heap or never starts) are in test/hostile/faults.test.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTextPool, substituteWorkerEntry, type TextPool } from '../src/text-pool.js';
+import { encodeBatch, type JobSpec, type PoolAnswers, type WorkerConfig } from '../src/wire.js';
+import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+
+const echo = fileURLToPath(new URL('./support/thread-echo.mjs', import.meta.url));
+
+function spec(file: string): JobSpec {
+  return { path: file, offset: 1, limit: 10, column: 0, maxBytes: 1000, maxTokens: 1000, allowBinary: false, sha256: false, deadline: Date.now() + 10_000, render: null, hint: null };
+}
+const batchOf = (...paths: string[]) => encodeBatch(paths.map((file, slot) => ({ spec: spec(file), slot, defer: false })));
+/** The thread each job of an answer ran on. */
+const threadsOf = (answers: PoolAnswers) => answers.map((answer) => ('ok' in answer && !answer.ok ? Number(answer.details.thread) : NaN));
+
+let pool: TextPool | null = null;
+afterEach(async () => {
+  await pool?.destroy();
+  pool = null;
+  substituteWorkerEntry('text-worker', null);
+});
+
+function echoPool(threads: number): TextPool {
+  substituteWorkerEntry('text-worker', echo);
+  // The stand-in reads nothing: it needs no sandbox settings.
+  pool = createTextPool({} as WorkerConfig, { threads, nice: 0, heapMb: null });
+  return pool;
+}
+
+describe('the text pool', () => {
+  it('runs each batch on one thread, in order for its jobs, queueing batches while every thread is busy', async () => {
+    const p = echoPool(2);
+    // Slow batches (300 ms each): while one thread holds one, the other takes the next.
+    const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => p.run(batchOf(`/a/slow-${i}-1`, `/a/slow-${i}-2`))));
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.map((job) => ('ok' in job && !job.ok ? job.details.path : null))).toEqual([`/a/slow-${i}-1`, `/a/slow-${i}-2`]);
+      expect(answer.workerMs).toBe(0);
+      const [first, second] = threadsOf(answer);
+      expect(first).toBe(second);
+    }
+    expect(new Set(answers.flatMap(threadsOf)).size).toBe(2);
+  });
+
+  it('after a recycle, sends batches to fresh threads at once, and lets a batch still running on an old thread answer within its grace', async () => {
+    const p = echoPool(1);
+    const [before] = threadsOf(await p.run(batchOf('/a/1')));
+    p.recycle();
+    const [after] = threadsOf(await p.run(batchOf('/a/2')));
+    expect(after).not.toBe(before);
+    const q = echoPool(1);
+    const slow = q.run(batchOf('/a/slow'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    q.recycle();
+    expect(threadsOf(await slow)).toHaveLength(1);
+    await p.destroy();
+  }, 15_000);
+
+  it('once destroyed, fails the batches still waiting and refuses new ones', async () => {
+    const p = echoPool(1);
+    const settled = Promise.allSettled([p.run(batchOf('/a/slow')), p.run(batchOf('/a/next'))]);
+    await p.destroy();
+    expect((await settled).map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    await expect(p.run(batchOf('/a/late'))).rejects.toThrow(/stopped/);
+  });
+});
+
+describe('a host that never closes its engine', () => {
+  let root = '';
+  beforeAll(() => {
+    root = makeTempDir();
+    writeFile(root, 'a.txt', 'one\ntwo\n');
+  });
+  afterAll(() => removeTempDir(root));
+
+  it('gets the answer to a read made while the threads still boot, then exits on its own', () => {
+    const script = `
+      const { createEngine } = await import(${JSON.stringify(new URL('../dist/src/index.js', import.meta.url).href)});
+      const engine = await createEngine({ root: ${JSON.stringify(root)}, threads: 2 });
+      const result = await engine.read({ path: 'a.txt' });
+      process.stdout.write(result.content);`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000, cwd: path.dirname(root) });
+    expect(child.error).toBeUndefined();
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    expect(child.stdout).toBe('1\tone\n2\ttwo');
+  }, 30_000);
+});

@@ -174,8 +174,8 @@ class TextThreads implements TextPool {
 
   /**
    * Hands waiting batches to ready, idle threads. A thread keeps the process alive while it holds
-   * a batch, and while it boots with batches waiting (as does a restart due); otherwise it does
-   * not, so a host that never closes its engine can still exit.
+   * a batch, while it boots with batches waiting (as does a restart due) and while it is being
+   * stopped; otherwise it does not, so a host that never closes its engine can still exit.
    */
   #pump(): void {
     // Idle threads first, then a second batch to each busy one, and so on.
@@ -196,7 +196,7 @@ class TextThreads implements TextPool {
     }
     const waiting = this.#queue.length > 0;
     for (const thread of this.#live) {
-      if (thread.ready) continue;
+      if (thread.ready || thread.stopping) continue;
       if (waiting) thread.worker.ref();
       else thread.worker.unref();
     }
@@ -229,7 +229,7 @@ class TextThreads implements TextPool {
       thread.settle();
     } else {
       const task = thread.tasks.shift();
-      if (thread.tasks.length === 0) thread.worker.unref();
+      if (thread.tasks.length === 0 && !thread.stopping) thread.worker.unref();
       if (task !== undefined) settle(task, message);
     }
     if (thread.retiring) return;
@@ -273,6 +273,9 @@ class TextThreads implements TextPool {
   /** Stops a thread once it has loaded its handler or within `BOOT_WAIT_MS`; a batch it held fails. */
   async #stop(thread: Thread): Promise<void> {
     thread.stopping = true;
+    // `close()` is awaited: the thread keeps the process alive until it has stopped, or a host
+    // that closes its engine while a thread still boots would exit with its close unsettled.
+    thread.worker.ref();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, BOOT_WAIT_MS);

@@ -72,7 +72,7 @@ describe('the text pool', () => {
   });
 });
 
-describe('a host that never closes its engine', () => {
+describe('a host process', () => {
   let root = '';
   beforeAll(() => {
     root = makeTempDir();
@@ -80,16 +80,36 @@ describe('a host that never closes its engine', () => {
   });
   afterAll(() => removeTempDir(root));
 
-  it('gets the answer to a read made while the threads still boot, then exits on its own', () => {
-    const script = `
-      const { createEngine } = await import(${JSON.stringify(new URL('../dist/src/index.js', import.meta.url).href)});
-      const engine = await createEngine({ root: ${JSON.stringify(root)}, threads: 2 });
-      const result = await engine.read({ path: 'a.txt' });
-      process.stdout.write(result.content);`;
+  const run = (script: string) => {
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000, cwd: path.dirname(root) });
     expect(child.error).toBeUndefined();
     expect(child.stderr).toBe('');
+    // 13: Node found the process's last promise unsettled with nothing left to settle it.
     expect(child.status).toBe(0);
-    expect(child.stdout).toBe('1\tone\n2\ttwo');
+    return child.stdout;
+  };
+  it('that never closes its engine gets the answer to a read made while the threads still boot, then exits on its own', () => {
+    expect(run(`
+      const { createEngine } = await import(${JSON.stringify(new URL('../dist/src/index.js', import.meta.url).href)});
+      const engine = await createEngine({ root: ${JSON.stringify(root)}, threads: 2 });
+      const result = await engine.read({ path: 'a.txt' });
+      process.stdout.write(result.content);`)).toBe('1\tone\n2\ttwo');
+  }, 30_000);
+
+  it('that destroys a pool while some threads still boot and others become ready sees the destroy settle, and exits 0', () => {
+    // Threads ready at once, after 200 ms and after 400 ms: the one ready at once answers, the
+    // pool is destroyed, and a thread becoming ready meanwhile must not let go of the one still
+    // booting (which alone kept the process alive).
+    const module = (file: string) => JSON.stringify(new URL(file, import.meta.url).href);
+    const out = run(`
+      const { createTextPool, substituteWorkerEntry } = await import(${module('../dist/src/text-pool.js')});
+      const { encodeBatch } = await import(${module('../dist/src/wire.js')});
+      substituteWorkerEntry('text-worker', ${JSON.stringify(fileURLToPath(new URL('./support/slow-boot-echo.mjs', import.meta.url)))});
+      const pool = createTextPool({}, { threads: 3, nice: 0, heapMb: null });
+      const spec = { path: '/a', offset: 1, limit: 1, column: 0, maxBytes: 1, maxTokens: 1, allowBinary: false, sha256: false, deadline: Date.now() + 10000, render: null, hint: null };
+      await pool.run(encodeBatch([{ spec, slot: 0, defer: false }]));
+      await pool.destroy();
+      process.stdout.write('destroyed');`);
+    expect(out).toBe('destroyed');
   }, 30_000);
 });

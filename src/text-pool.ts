@@ -158,6 +158,7 @@ class TextThreads implements TextPool {
     this.#live = [];
     for (const thread of old) thread.retiring = true;
     for (let i = 0; i < this.threads; i++) this.#spawn();
+    this.#pump();
     const stopped = new Promise<void>((resolve) => setTimeout(resolve, RETIRE_GRACE_MS).unref())
       .then(() => Promise.all(old.map((thread) => this.#stop(thread))))
       .then(() => undefined)
@@ -251,6 +252,7 @@ class TextThreads implements TextPool {
     this.#live.splice(at, 1);
     if (thread.ready) {
       this.#spawn();
+      this.#pump();
       return;
     }
     // Failed at start-up: unless another thread is up, the batches waiting would wait for the
@@ -262,6 +264,7 @@ class TextThreads implements TextPool {
       this.#restart = undefined;
       if (this.#destroyed) return;
       while (this.#live.length < this.threads) this.#spawn();
+      this.#pump();
     }, delay);
     if (this.#queue.length === 0) this.#restart.unref();
   }

@@ -2,7 +2,7 @@
  * `npm run bench`: runs the scenarios, prints each with its ratios against the baselines
  * measured in the same run, and writes the figures to bench/results/latest.json.
  *
- *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--out NAME] [--quick]
+ *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--out NAME] [--quick]
  *
  * `--threads 1,2,4,8,15` sweeps the source-tree scenario's engine and bare-worker reference over
  * those thread counts (default: one a core). `--out` names the JSON file (default latest.json).
@@ -23,7 +23,7 @@ import { media } from './scenarios/media.js';
 import { pagination } from './scenarios/pagination.js';
 import { reread } from './scenarios/reread.js';
 import { slicerMicro } from './scenarios/slicer-micro.js';
-import { sourceTree } from './scenarios/source-tree.js';
+import { DEFAULT_CONCURRENCY, sourceTree } from './scenarios/source-tree.js';
 import { startUp } from './scenarios/start-up.js';
 import { swarm } from './scenarios/swarm.js';
 import { runVersus } from './versus/run.js';
@@ -31,7 +31,7 @@ import { runVersus } from './versus/run.js';
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
-  'source-tree': (rounds) => sourceTree(projectRoot, rounds, threads),
+  'source-tree': (rounds) => sourceTree(projectRoot, rounds, threads, concurrency),
   'start-up': () => startUp(projectRoot),
   'slicer-micro': () => slicerMicro(projectRoot),
   'large-file': () => largeFile(projectRoot),
@@ -44,10 +44,11 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   mcp: (rounds) => mcp(projectRoot, rounds),
 };
 
-const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--out NAME] [--quick]
+const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--out NAME] [--quick]
   --only     scenarios to run: ${Object.keys(SCENARIOS).join(', ')} (default: all, then the peers)
   --rounds   interleaved rounds a scenario runs (default 6)
   --threads  thread counts for the source-tree scenario, like 1,2,4,8,15 (default: one a core)
+  --concurrency  reads in flight in the source-tree scenario (default ${DEFAULT_CONCURRENCY}; a many-core sweep wants 256)
   --out      the JSON file in bench/results (default latest.json)
   --quick    only readpool beside the peers, with fewer files and passes
 `;
@@ -59,6 +60,7 @@ function parseOptions() {
         only: { type: 'string' },
         rounds: { type: 'string', default: '6' },
         threads: { type: 'string' },
+        concurrency: { type: 'string', default: String(DEFAULT_CONCURRENCY) },
         out: { type: 'string', default: 'latest.json' },
         quick: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -76,6 +78,8 @@ if (values.help) {
 }
 const threads = values.threads?.split(',').map(Number);
 if (threads?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--threads takes whole numbers, like 1,2,4 (received ${values.threads})`);
+const concurrency = Number(values.concurrency);
+if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency takes a whole number, like 256 (received ${values.concurrency})`);
 const names = values.only !== undefined ? values.only.split(',') : values.quick ? [] : Object.keys(SCENARIOS);
 const rounds = Number(values.rounds);
 

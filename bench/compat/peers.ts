@@ -10,15 +10,23 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The project root: the first folder above this module that holds bench/peers/package.json. */
+/**
+ * The project root: the first folder above this module that holds bench/peers/package.json, or,
+ * where there is none (a build packed for another machine carries no peers' manifest), the
+ * first that holds a package.json. Scenarios that need no peer then run there, and
+ * `ensurePeers` says what is missing.
+ */
 function findProjectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (fs.existsSync(path.join(dir, 'bench/peers/package.json'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('bench/peers/package.json not found above the compat module');
-    dir = parent;
-  }
+  const start = path.dirname(fileURLToPath(import.meta.url));
+  const above = (marker: string): string | undefined => {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      if (fs.existsSync(path.join(dir, marker))) return dir;
+      if (path.dirname(dir) === dir) return undefined;
+    }
+  };
+  const root = above('bench/peers/package.json') ?? above('package.json');
+  if (root === undefined) throw new Error('no package.json above the compat module');
+  return root;
 }
 
 export const PROJECT_ROOT = findProjectRoot();
@@ -34,6 +42,9 @@ const PI = '@mariozechner/pi-coding-agent';
  * packages (a peer added since the last install); npm's output goes to stderr.
  */
 export function ensurePeers(): void {
+  if (!fs.existsSync(path.join(PEERS_DIR, 'package.json'))) {
+    throw new Error(`${PEERS_DIR}/package.json is missing: the peer tools run from a checkout of the project, not from a packed build (run the scenario with --only and engine scenarios there)`);
+  }
   const manifest = JSON.parse(fs.readFileSync(path.join(PEERS_DIR, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   if (Object.keys(manifest.dependencies).every((name) => fs.existsSync(path.join(packageDir(name), 'package.json')))) return;
   process.stderr.write(`installing ${PEERS_DIR} (npm ci) ...\n`);

@@ -11,7 +11,8 @@ import { collectGarbage, median } from '../stats.js';
 import { HostCpuMeter, THREAD_CPU_SOURCE } from '../thread-cpu.js';
 
 const FILES = 2500;
-const CONCURRENCY = 64;
+/** Reads in flight at once, unless the run names another (`--concurrency`). */
+export const DEFAULT_CONCURRENCY = 64;
 /**
  * Unmeasured passes of each task before its first measured round; every task gets the same. A
  * new engine's passes speed up until about the fifth while V8 compiles the host's and each
@@ -49,21 +50,26 @@ const NAIVE = 'naive fs.promises reader';
 const SYNC = 'sync loop on the host thread';
 
 /**
- * Macro scenario: read every file of a real source tree at concurrency 64 through the engine
+ * Macro scenario: read every file of a real source tree at concurrency 64 (or `concurrency`) through the engine
  * (result cache off: every read a miss; and a second engine answering from its cache), the
  * bare-worker reference at the same thread count, a naive in-process reader, and a sync loop,
  * in the same run; then freshly created engines' first passes. Tasks run in interleaved rounds
  * (a tinybench run of each per round) so a noisy shared machine slows all alike; figures are
  * medians over every measured pass. `threadCounts` sweeps the engine and the reference.
  */
-export async function sourceTree(projectRoot: string, rounds: number, threadCounts: readonly number[] = [os.availableParallelism()]): Promise<ScenarioReport> {
+export async function sourceTree(
+  projectRoot: string,
+  rounds: number,
+  threadCounts: readonly number[] = [os.availableParallelism()],
+  concurrency = DEFAULT_CONCURRENCY,
+): Promise<ScenarioReport> {
   const { root, files } = prepareSourceTree(projectRoot, path.join(projectRoot, 'bench/.corpus/source-tree'), FILES);
   const absolute = files.map((file) => path.join(root, file));
   warmPageCache(root, files);
   const sets: ThreadSet[] = [];
   for (const threads of threadCounts) {
     const hits = await createEngine({ root, threads });
-    await forEachConcurrent(files, CONCURRENCY, (file) => hits.read({ path: file }).catch(() => undefined));
+    await forEachConcurrent(files, concurrency, (file) => hits.read({ path: file }).catch(() => undefined));
     sets.push({
       threads,
       misses: await createEngine({ root, cacheBytes: 0, threads }),
@@ -85,12 +91,12 @@ export async function sourceTree(projectRoot: string, rounds: number, threadCoun
       const failed = () => {
         set.errors++;
       };
-      const pass = () => forEachConcurrent(files, CONCURRENCY, (file) => engine.read({ path: file }).catch(failed));
+      const pass = () => forEachConcurrent(files, concurrency, (file) => engine.read({ path: file }).catch(failed));
       return measuring ? meter.measure(files.length, pass) : pass();
     },
   });
   const tasks: Task[] = [
-    { name: NAIVE, async: true, run: () => forEachConcurrent(absolute, CONCURRENCY, naiveRead) },
+    { name: NAIVE, async: true, run: () => forEachConcurrent(absolute, concurrency, naiveRead) },
     {
       name: SYNC,
       async: false,
@@ -164,7 +170,7 @@ export async function sourceTree(projectRoot: string, rounds: number, threadCoun
     });
   }
   const naiveRate = rate.get(NAIVE) ?? NaN;
-  const fresh = await freshPasses(root, files, threadCounts, rounds);
+  const fresh = await freshPasses(root, files, threadCounts, rounds, concurrency);
   for (const pass of fresh) {
     measurements.push({
       label: `fresh engine first pass, ${pass.threads} threads`,
@@ -208,7 +214,7 @@ export async function sourceTree(projectRoot: string, rounds: number, threadCoun
   }
   return {
     scenario: 'source-tree',
-    description: `${files.length} source files at concurrency ${CONCURRENCY}: engine (misses, hits), bare workers (${FILES_PER_MESSAGE} files a message), naive reader; threads ${threadCounts.join(',')}; ${rounds} interleaved rounds`,
+    description: `${files.length} source files at concurrency ${concurrency}: engine (misses, hits), bare workers (${FILES_PER_MESSAGE} files a message), naive reader; threads ${threadCounts.join(',')}; ${rounds} interleaved rounds`,
     measurements,
     targets,
   };
@@ -222,7 +228,7 @@ interface FreshPass {
 }
 
 /** A first-time user's harness: create an engine, read the tree once, close; medians of `rounds`. */
-async function freshPasses(root: string, files: readonly string[], threadCounts: readonly number[], rounds: number): Promise<FreshPass[]> {
+async function freshPasses(root: string, files: readonly string[], threadCounts: readonly number[], rounds: number, concurrency: number): Promise<FreshPass[]> {
   const out: FreshPass[] = [];
   for (const threads of threadCounts) {
     const passMs: number[] = [];
@@ -232,7 +238,7 @@ async function freshPasses(root: string, files: readonly string[], threadCounts:
       const created = performance.now();
       const engine = await createEngine({ root, threads });
       const started = performance.now();
-      await forEachConcurrent(files, CONCURRENCY, (file) => engine.read({ path: file }).catch(() => undefined));
+      await forEachConcurrent(files, concurrency, (file) => engine.read({ path: file }).catch(() => undefined));
       passMs.push(performance.now() - started);
       createMs.push(started - created);
       await engine.close();

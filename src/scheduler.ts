@@ -204,6 +204,7 @@ export class Scheduler {
         sessions: this.#lanes.count,
         inFlight: this.#batchesInFlight,
         free: maxInFlight - this.#batchesInFlight,
+        running: this.#running,
         paceMs: this.#clock.paceMs,
       });
       if (size === 0) break;

@@ -20,17 +20,27 @@ const FLOOR_TASK_MS = 16;
 const HOLD_BYTES = BATCH_BYTES / 4;
 
 /**
- * The fewest reads a task is sent with, for `threads` worker threads, while reads are quick and
- * one session waits. A pool task costs the host thread about as much as seven reads (measured
- * on 2 cores, misses on 2 threads: 39 µs of host CPU a read in tasks of 2, 24 in 4, 16 in 8,
- * 11.7 in 16: about 60 µs a task and 8.5 a read), and the more threads, the more of the machine
- * waits on the host thread: with 15 threads at concurrency 64, tasks of 4 or 5 reads took the
- * host to 30 µs a read. With one or two threads the workers are the scarcer: each takes its
- * share of the queue, however few.
+ * The most reads a task must carry, for `threads` worker threads, while reads are quick and one
+ * session waits: the share floor's ceiling (see `TaskSizing.next` for the floor itself). A pool
+ * task costs the host thread about as much as five reads (measured on 2 cores, misses on 2
+ * threads: 30, 19, 17 and 11 µs of host CPU a read in tasks of 2, 4, 8 and 16; about 42 µs a
+ * task and 8.6 a read), and the more threads, the more of the machine waits on the host thread:
+ * with 15 threads at concurrency 64, tasks of 4 or 5 reads took the host to 30 µs a read. With
+ * one or two threads the workers are the scarcer: each takes its share of the queue, however few.
  */
 export function shareFloor(threads: number): number {
   return threads <= 2 ? 1 : Math.min(16, 2 * threads);
 }
+
+/**
+ * The share floor never asks for more than the reads in the engine (queued and in workers) per
+ * thread, nor for fewer than this: a task of 8 costs the host about twice a read's own cost in
+ * all, and a floor above the backlog per thread leaves threads idle. Measured on 16 cores
+ * (source tree, concurrency 64): the floor at twice the thread count kept 4 tasks of 16 out at
+ * 16 threads and read 32 000 to 50 000 files/s, fewer than 4 threads did; tasks of 8 read
+ * 59 000 to 66 000 at 8 to 16 threads.
+ */
+export const FLOOR_MIN = 8;
 
 /** What the next task's size depends on, as the scheduler sees it now. */
 export interface QueueState {
@@ -42,6 +52,8 @@ export interface QueueState {
   /** Tasks in workers, and how many more the workers can take now. */
   readonly inFlight: number;
   readonly free: number;
+  /** Reads in workers now. */
+  readonly running: number;
   /** A read's recent time in its worker, in milliseconds (0 before any task came back). */
   readonly paceMs: number;
 }
@@ -71,8 +83,12 @@ export class TaskSizing {
     const several = sessions > 1;
     const cap = several ? Math.max(4, this.#batchSize >> 2) : this.#batchSize;
     // The share floor, for one session's quick reads (several sessions keep the small tasks
-    // that fairness wants; slow reads are spread over the workers).
-    const floor = several || state.paceMs * this.#floor > FLOOR_TASK_MS ? 1 : Math.min(cap, this.#floor);
+    // that fairness wants; slow reads are spread over the workers): twice the thread count (at
+    // most 16), lowered to the reads in the engine per thread while those are fewer, down to
+    // FLOOR_MIN, so that a thin backlog still keeps as many threads busy as it can.
+    const perThread = Math.ceil((queued + state.running) / (inFlight + free));
+    const quick = Math.min(cap, this.#floor, Math.max(FLOOR_MIN, perThread));
+    const floor = several || state.paceMs * quick > FLOOR_TASK_MS ? 1 : quick;
     // Fewer reads than a task is worth while tasks are out: they wait for those to come back
     // (or for more reads), up to HOLD_MS, unless their files are large enough to be worth one.
     if (inFlight > 0 && queued < floor && state.queuedBytes < HOLD_BYTES && !this.#holdOver) {

@@ -293,37 +293,68 @@ describe('Scheduler', () => {
     expect((await huge).ok).toBe(true);
   });
 
-  describe('with many threads, a task carries at least shareFloor reads while another is out', () => {
+  describe('with many threads, a task carries at least the share floor while another is out', () => {
     const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 
-    it('sends the backlog in tasks of the floor, not a sliver to each free worker; a few more wait for a task to come back', async () => {
+    it('sends a thin backlog in tasks of 8, not a sliver to each free worker; a few more wait for a task to come back', async () => {
       // A hold that no timer ends within this test: what ends it here is the task coming back.
       const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8, holdMs: 60_000 });
       expect(shareFloor(8)).toBe(16);
-      const first = names('r', 40).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      const first = names('r', 24).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
-      // Split by the 8 free workers these would be tasks of 5; they go as two of 20.
-      expect(held.map((h) => h.batch.paths)).toEqual([names('r', 20), names('r', 40).slice(20)]);
+      // Split by the 8 free workers these would be tasks of 3; 3 reads a thread lower the floor
+      // from 16 to 8, not below: three tasks of 8.
+      expect(held.map((h) => h.batch.paths)).toEqual([names('r', 8), names('r', 24).slice(8, 16), names('r', 24).slice(16)]);
       const second = names('s', 6).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
-      expect(held).toHaveLength(2);
-      held[0]?.finish(names('r', 20).map(ok));
+      expect(held).toHaveLength(3);
+      held[0]?.finish(names('r', 8).map(ok));
       const third = names('t', 10).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
-      // A task came back and more reads came: the 6 that waited and the 10 new go together.
-      expect(held[2]?.batch.paths).toEqual([...names('s', 6), ...names('t', 10)]);
+      // A task came back and more reads came: the 6 that waited and the 10 new go as two of 8.
+      expect(held.slice(3).map((h) => h.batch.paths)).toEqual([[...names('s', 6), 't0', 't1'], names('t', 10).slice(2)]);
       for (const h of held.slice(1)) h.finish(h.batch.paths.map(ok));
       expect((await Promise.all([...first, ...second, ...third])).every((read) => read.ok)).toBe(true);
     });
 
+    it('raises the floor with the backlog per thread, up to twice the thread count', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8, maxQueued: 400, holdMs: 60_000 });
+      // 128 reads on 8 threads: 16 a thread, the floor's ceiling; a task each.
+      const first = names('r', 128).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      expect(held.map((h) => h.batch.paths.length)).toEqual([16, 16, 16, 16, 16, 16, 16, 16]);
+      // One task back, 112 reads still out, and 12 more: the backlog is still 16 a thread, so
+      // the 12 wait for more tasks to come back (at a floor of 8 they would go now).
+      held[0]?.finish(held[0].batch.paths.map(ok));
+      const second = names('s', 12).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      expect(held).toHaveLength(8);
+      for (const h of held.slice(1, 8)) h.finish(h.batch.paths.map(ok));
+      await tick();
+      // Nothing else in the engine: 12 reads are under 8 a thread, so they go as one task.
+      expect(held.slice(8).map((h) => h.batch.paths)).toEqual([names('s', 12)]);
+      held[8]?.finish(names('s', 12).map(ok));
+      expect((await Promise.all([...first, ...second])).every((read) => read.ok)).toBe(true);
+    });
+
+    it('keeps more threads busy with the floor lowered: 64 reads on 16 threads go as 8 tasks of 8, not 4 of 16', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 16, holdMs: 60_000 });
+      expect(shareFloor(16)).toBe(16);
+      const reads = names('r', 64).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      expect(held.map((h) => h.batch.paths.length)).toEqual([8, 8, 8, 8, 8, 8, 8, 8]);
+      for (const h of held) h.finish(h.batch.paths.map(ok));
+      expect((await Promise.all(reads)).every((read) => read.ok)).toBe(true);
+    });
+
     it('spreads slow reads over the free workers, one task each, as before', async () => {
       const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
-      const first = names('r', 16).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      const first = names('r', 8).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
-      expect(held.map((h) => h.batch.paths.length)).toEqual([16]);
-      // 16 reads in 48 ms or more: 3 ms a read, far from page-cache speed (FLOOR_TASK_MS).
+      expect(held.map((h) => h.batch.paths.length)).toEqual([8]);
+      // 8 reads in 48 ms or more: 6 ms a read, far from page-cache speed (FLOOR_TASK_MS).
       await new Promise((resolve) => setTimeout(resolve, 48));
-      held[0]?.finish(names('r', 16).map(ok));
+      held[0]?.finish(names('r', 8).map(ok));
       expect((await Promise.all(first)).every((read) => read.ok)).toBe(true);
       const slow = names('s', 8).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
@@ -343,7 +374,7 @@ describe('Scheduler', () => {
 
     it('holds a few reads no longer than a couple of milliseconds when no task comes back', async () => {
       const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
-      const stuck = names('r', 16).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      const stuck = names('r', 8).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
       const started = performance.now();
       const late = scheduler.submit(spec('late'), 10_000, undefined, 's', 100);
@@ -352,17 +383,17 @@ describe('Scheduler', () => {
       expect(performance.now() - started).toBeLessThan(100);
       held[1]?.finish([ok('late')]);
       expect((await late).ok).toBe(true);
-      held[0]?.finish(names('r', 16).map(ok));
+      held[0]?.finish(names('r', 8).map(ok));
       expect((await Promise.all(stuck)).every((read) => read.ok)).toBe(true);
     });
 
     it('sends a few reads at once when their files are large enough to be worth a task', async () => {
       const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8 });
-      const first = names('r', 16).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      const first = names('r', 8).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
       const large = scheduler.submit(spec('large'), 10_000, undefined, 's', BATCH_BYTES / 2);
       await tick();
-      expect(held.map((h) => h.batch.paths)).toEqual([names('r', 16), ['large']]);
+      expect(held.map((h) => h.batch.paths)).toEqual([names('r', 8), ['large']]);
       for (const h of held) h.finish(h.batch.paths.map(ok));
       expect((await Promise.all([...first, large])).every((read) => read.ok)).toBe(true);
     });

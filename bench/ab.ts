@@ -2,12 +2,12 @@
  * An A/B of two builds' host-thread cost, in one process, for changes too small to see across
  * runs on a shared machine (run-to-run noise here is about ±1.5 µs a read):
  *
- *   node dist/bench/ab.js miss|hit DIST_A DIST_B [PASSES] [CONCURRENCY]
+ *   node dist/bench/ab.js miss|hit DIST_A DIST_B [PASSES] [CONCURRENCY] [THREADS]
  *
  * DIST_A and DIST_B are two `dist/` folders (say this tree's and a `git worktree` of the commit
  * before, each built). Both engines run in this process over the source-tree corpus (run
- * `npm run bench -- --only source-tree` once to prepare it), on 2 threads, at concurrency 64
- * unless CONCURRENCY says otherwise; `miss` turns the result cache off. Passes alternate A and B, in an order that flips every
+ * `npm run bench -- --only source-tree` once to prepare it), on 2 threads and at concurrency 64
+ * unless THREADS and CONCURRENCY say otherwise; `miss` turns the result cache off. Passes alternate A and B, in an order that flips every
  * round, and each prints the main thread's CPU per read (min, p25, median) and files/s.
  */
 import fs from 'node:fs';
@@ -18,10 +18,11 @@ import type { Engine } from '../src/index.js';
 import { forEachConcurrent } from './event-loop.js';
 import { mainThreadCpuMs, THREAD_CPU_SOURCE } from './thread-cpu.js';
 
-const [mode = '', distA = '', distB = '', passesArg = '30', concurrencyArg = '64'] = process.argv.slice(2);
+const [mode = '', distA = '', distB = '', passesArg = '30', concurrencyArg = '64', threadsArg = '2'] = process.argv.slice(2);
 const concurrency = Number(concurrencyArg);
-if ((mode !== 'miss' && mode !== 'hit') || distA === '' || distB === '' || !(Number.isSafeInteger(concurrency) && concurrency > 0)) {
-  throw new Error('usage: node dist/bench/ab.js miss|hit DIST_A DIST_B [PASSES] [CONCURRENCY]');
+const threads = Number(threadsArg);
+if ((mode !== 'miss' && mode !== 'hit') || distA === '' || distB === '' || ![concurrency, threads].every((n) => Number.isSafeInteger(n) && n > 0)) {
+  throw new Error('usage: node dist/bench/ab.js miss|hit DIST_A DIST_B [PASSES] [CONCURRENCY] [THREADS]');
 }
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const root = path.join(projectRoot, 'bench/.corpus/source-tree');
@@ -32,7 +33,7 @@ const files = fs.readFileSync(listing, 'utf8').split('\n').filter(Boolean);
 async function engineOf(dist: string): Promise<Engine> {
   const entry = path.resolve(dist, 'src/index.js');
   const { createEngine } = (await import(entry)) as typeof Readpool;
-  return createEngine({ root, threads: 2, ...(mode === 'miss' ? { cacheBytes: 0 } : {}) });
+  return createEngine({ root, threads, ...(mode === 'miss' ? { cacheBytes: 0 } : {}) });
 }
 
 const engines = { A: await engineOf(distA), B: await engineOf(distB) };
@@ -52,7 +53,7 @@ for (let i = 0; i < passes; i++) {
   }
 }
 const at = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? NaN;
-process.stdout.write(`${mode}: ${files.length} files a pass at concurrency ${concurrency}, ${passes} passes each, host CPU from ${THREAD_CPU_SOURCE}\n`);
+process.stdout.write(`${mode}: ${files.length} files a pass at concurrency ${concurrency} on ${threads} threads, ${passes} passes each, host CPU from ${THREAD_CPU_SOURCE}\n`);
 for (const side of ['A', 'B'] as const) {
   const row = [`min ${at(us[side], 0).toFixed(2)}`, `p25 ${at(us[side], 0.25).toFixed(2)}`, `median ${at(us[side], 0.5).toFixed(2)} µs/read`];
   process.stdout.write(`${side} ${side === 'A' ? distA : distB}: ${row.join(', ')}; ${Math.round(files.length / (at(ms[side], 0.5) / 1000))} files/s\n`);

@@ -14,6 +14,11 @@ export interface SchedulerOptions {
   readonly maxInFlight: number;
   /** The fewest reads a task goes with while reads are quick; default `shareFloor(maxInFlight)`. */
   readonly shareFloor?: number;
+  /**
+   * Cores the workers run on: the share floor keeps at most this many busy (see
+   * `src/task-sizing.ts`); default `os.availableParallelism()`.
+   */
+  readonly cores?: number;
   /** The longest a few reads wait for tasks to come back rather than go as a task of their own; default 2 ms. */
   readonly holdMs?: number;
   /** Runs a batch in a worker. */

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { HOLD, Lanes, RetryLane } from './lanes.js';
 import { recordMs, SchedulerClock } from './latency.js';
 import { inMicrotask } from './microtask.js';
@@ -47,7 +48,8 @@ export class Scheduler {
     }
     this.#options = options;
     const floor = options.shareFloor ?? shareFloor(options.maxInFlight);
-    this.#sizing = new TaskSizing({ batchSize: options.batchSize, floor, ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }) }, () => this.#dispatch());
+    const cores = options.cores ?? os.availableParallelism();
+    this.#sizing = new TaskSizing({ batchSize: options.batchSize, floor, cores, ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }) }, () => this.#dispatch());
     this.#freeSlots = Array.from({ length: options.cancel.length }, (_, i) => i);
   }
 

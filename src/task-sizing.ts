@@ -34,11 +34,13 @@ export function shareFloor(threads: number): number {
 
 /**
  * The share floor never asks for more than the reads in the engine (queued and in workers) per
- * thread, nor for fewer than this: a task of 8 costs the host about twice a read's own cost in
- * all, and a floor above the backlog per thread leaves threads idle. Measured on 16 cores
- * (source tree, concurrency 64): the floor at twice the thread count kept 4 tasks of 16 out at
- * 16 threads and read 32 000 to 50 000 files/s, fewer than 4 threads did; tasks of 8 read
- * 59 000 to 66 000 at 8 to 16 threads.
+ * busy thread, nor for fewer than this: a floor above the backlog per thread leaves threads
+ * idle, and a task of 8 still spreads its cost to the host over 8 reads. Busy threads are
+ * counted up to the cores: on 2 cores, 15 threads at concurrency 64 read 10 % fewer files a
+ * second in tasks of 8 than of 16, at 10 to 18 % more host CPU a read. Measured on 16 cores
+ * (source tree, concurrency 64, two passes each): a floor of twice the thread count kept 4
+ * tasks of 16 out at 8 to 16 threads and read 33 000 to 42 000 files/s, fewer than 4 threads
+ * did; lowered to the backlog per thread (tasks of about 9), 50 000 to 63 000.
  */
 export const FLOOR_MIN = 8;
 
@@ -61,6 +63,7 @@ export interface QueueState {
 export class TaskSizing {
   readonly #batchSize: number;
   readonly #floor: number;
+  readonly #cores: number;
   readonly #holdMs: number;
   readonly #holdEnded: () => void;
   /** Ends a hold when no task came back within `holdMs`. */
@@ -68,9 +71,10 @@ export class TaskSizing {
   #holdOver = false;
 
   /** `holdEnded` is called when a hold runs out: the scheduler then sends what waits. */
-  constructor(options: { batchSize: number; floor: number; holdMs?: number }, holdEnded: () => void) {
+  constructor(options: { batchSize: number; floor: number; cores: number; holdMs?: number }, holdEnded: () => void) {
     this.#batchSize = options.batchSize;
     this.#floor = options.floor;
+    this.#cores = options.cores;
     this.#holdMs = options.holdMs ?? HOLD_MS;
     this.#holdEnded = holdEnded;
   }
@@ -85,8 +89,8 @@ export class TaskSizing {
     // The share floor, for one session's quick reads (several sessions keep the small tasks
     // that fairness wants; slow reads are spread over the workers): twice the thread count (at
     // most 16), lowered to the reads in the engine per thread while those are fewer, down to
-    // FLOOR_MIN, so that a thin backlog still keeps as many threads busy as it can.
-    const perThread = Math.ceil((queued + state.running) / (inFlight + free));
+    // FLOOR_MIN, so that a thin backlog still keeps as many threads busy as there are cores.
+    const perThread = Math.ceil((queued + state.running) / Math.min(inFlight + free, this.#cores));
     const quick = Math.min(cap, this.#floor, Math.max(FLOOR_MIN, perThread));
     const floor = several || state.paceMs * quick > FLOOR_TASK_MS ? 1 : quick;
     // Fewer reads than a task is worth while tasks are out: they wait for those to come back

@@ -14,7 +14,7 @@ interface Held {
   readonly fail: (error: Error) => void;
 }
 
-function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number; shareFloor?: number; holdMs?: number } = {}) {
+function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number; shareFloor?: number; cores?: number; holdMs?: number } = {}) {
   const batchSize = options.batchSize ?? 4;
   const maxInFlight = options.maxInFlight ?? 2;
   const cancel = new Int32Array(new SharedArrayBuffer(4 * batchSize * maxInFlight));
@@ -27,6 +27,8 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
     maxInFlight,
     ...(options.shareFloor === undefined ? {} : { shareFloor: options.shareFloor }),
     ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }),
+    // A core for every thread unless a test says otherwise, whatever machine runs the tests.
+    cores: options.cores ?? maxInFlight,
     // The pool stand-in takes every task: `maxInFlight` workers, one batch each.
     cancel,
     stuckGraceMs: 50,
@@ -343,6 +345,15 @@ describe('Scheduler', () => {
       const reads = names('r', 64).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
       await tick();
       expect(held.map((h) => h.batch.paths.length)).toEqual([8, 8, 8, 8, 8, 8, 8, 8]);
+      for (const h of held) h.finish(h.batch.paths.map(ok));
+      expect((await Promise.all(reads)).every((read) => read.ok)).toBe(true);
+    });
+
+    it('keeps no more threads busy than there are cores: 64 reads on 16 threads and 2 cores go as 4 tasks of 16', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 16, cores: 2, holdMs: 60_000 });
+      const reads = names('r', 64).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      expect(held.map((h) => h.batch.paths.length)).toEqual([16, 16, 16, 16]);
       for (const h of held) h.finish(h.batch.paths.map(ok));
       expect((await Promise.all(reads)).every((read) => read.ok)).toBe(true);
     });

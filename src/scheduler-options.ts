@@ -12,7 +12,11 @@ export interface SchedulerOptions {
   readonly batchSize: number;
   /** Pool tasks in flight at once (the engine sends one a worker thread). */
   readonly maxInFlight: number;
-  /** The fewest reads a task goes with while reads are quick; default `shareFloor(maxInFlight)`. */
+  /**
+   * The share floor's ceiling: the fewest reads a task goes with while reads are quick and the
+   * backlog is deep, lowered for a thin one (see `src/task-sizing.ts`); default
+   * `shareFloor(maxInFlight)`.
+   */
   readonly shareFloor?: number;
   /**
    * Cores the workers run on: the share floor keeps at most this many busy (see

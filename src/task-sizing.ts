@@ -33,14 +33,8 @@ export function shareFloor(threads: number): number {
 }
 
 /**
- * The share floor never asks for more than the reads in the engine (queued and in workers) per
- * busy thread, nor for fewer than this: a floor above the backlog per thread leaves threads
- * idle, and a task of 8 still spreads its cost to the host over 8 reads. Busy threads are
- * counted up to the cores: on 2 cores, 15 threads at concurrency 64 read 10 % fewer files a
- * second in tasks of 8 than of 16, at 10 to 18 % more host CPU a read. Measured on 16 cores
- * (source tree, concurrency 64, two passes each): a floor of twice the thread count kept 4
- * tasks of 16 out at 8 to 16 threads and read 33 000 to 42 000 files/s, fewer than 4 threads
- * did; lowered to the backlog per thread (tasks of about 9), 50 000 to 63 000.
+ * The lowest the share floor goes when the backlog is thin (unless its ceiling is lower still):
+ * a task of 8 still spreads its cost to the host over 8 reads. See `TaskSizing.next`.
  */
 export const FLOOR_MIN = 8;
 
@@ -51,10 +45,16 @@ export interface QueueState {
   readonly queuedBytes: number;
   /** Sessions with reads waiting. */
   readonly sessions: number;
-  /** Tasks in workers, and how many more the workers can take now. */
+  /**
+   * Tasks in workers, and how many more the workers can take now: together the thread count,
+   * since a worker holds one task at a time (`TASKS_PER_WORKER`).
+   */
   readonly inFlight: number;
   readonly free: number;
-  /** Reads in workers now. */
+  /**
+   * Reads in workers now. A read answered early (its abort or deadline) leaves this count
+   * while its worker may still be on it.
+   */
   readonly running: number;
   /** A read's recent time in its worker, in milliseconds (0 before any task came back). */
   readonly paceMs: number;
@@ -72,6 +72,7 @@ export class TaskSizing {
 
   /** `holdEnded` is called when a hold runs out: the scheduler then sends what waits. */
   constructor(options: { batchSize: number; floor: number; cores: number; holdMs?: number }, holdEnded: () => void) {
+    if (!(Number.isSafeInteger(options.cores) && options.cores > 0)) throw new RangeError(`cores must be a positive integer (received ${options.cores})`);
     this.#batchSize = options.batchSize;
     this.#floor = options.floor;
     this.#cores = options.cores;
@@ -87,12 +88,9 @@ export class TaskSizing {
     const several = sessions > 1;
     const cap = several ? Math.max(4, this.#batchSize >> 2) : this.#batchSize;
     // The share floor, for one session's quick reads (several sessions keep the small tasks
-    // that fairness wants; slow reads are spread over the workers): twice the thread count (at
-    // most 16), lowered to the reads in the engine per thread while those are fewer, down to
-    // FLOOR_MIN, so that a thin backlog still keeps as many threads busy as there are cores.
-    const perThread = Math.ceil((queued + state.running) / Math.min(inFlight + free, this.#cores));
-    const quick = Math.min(cap, this.#floor, Math.max(FLOOR_MIN, perThread));
-    const floor = several || state.paceMs * quick > FLOOR_TASK_MS ? 1 : quick;
+    // that fairness wants; slow reads, judged at the floor's ceiling, are spread over the workers).
+    const ceiling = Math.min(cap, this.#floor);
+    const floor = several || state.paceMs * ceiling > FLOOR_TASK_MS ? 1 : this.#lowered(ceiling, state);
     // Fewer reads than a task is worth while tasks are out: they wait for those to come back
     // (or for more reads), up to HOLD_MS, unless their files are large enough to be worth one.
     if (inFlight > 0 && queued < floor && state.queuedBytes < HOLD_BYTES && !this.#holdOver) {
@@ -108,6 +106,22 @@ export class TaskSizing {
     // taking the remainder rather than leaving it to wait.
     const tasks = Math.max(1, Math.min(free, Math.floor(queued / floor)));
     return Math.min(cap, Math.ceil(queued / tasks));
+  }
+
+  /**
+   * The floor for a backlog: its ceiling, lowered to the reads in the engine (queued and in
+   * workers) per busy thread while those are fewer, but not under FLOOR_MIN; busy threads are
+   * counted up to the cores. A floor above the backlog per thread leaves threads idle: on 16
+   * cores at concurrency 64 (source tree, two passes each), a floor of 16 kept 4 tasks out at 8
+   * to 16 threads and read 33 000 to 42 000 files/s, fewer than 4 threads did; lowered to the
+   * backlog (tasks of about 9), 50 000 to 63 000. But threads beyond the cores gain nothing from
+   * being kept busy: on 2 cores, 15 threads at concurrency 64 read 10 % fewer files a second in
+   * tasks of 8 than of 16, at 10 to 18 % more host CPU a read.
+   */
+  #lowered(ceiling: number, state: QueueState): number {
+    const busy = Math.min(state.inFlight + state.free, this.#cores);
+    const perThread = Math.ceil((state.queued + state.running) / busy);
+    return Math.min(ceiling, Math.max(FLOOR_MIN, perThread));
   }
 
   close(): void {

@@ -333,10 +333,20 @@ describe('Scheduler', () => {
       expect(held).toHaveLength(8);
       for (const h of held.slice(1, 8)) h.finish(h.batch.paths.map(ok));
       await tick();
-      // Nothing else in the engine: 12 reads are under 8 a thread, so they go as one task.
+      // Nothing else in the engine: the floor is 8 again, and the 12 go as one task.
       expect(held.slice(8).map((h) => h.batch.paths)).toEqual([names('s', 12)]);
       held[8]?.finish(names('s', 12).map(ok));
       expect((await Promise.all([...first, ...second])).every((read) => read.ok)).toBe(true);
+    });
+
+    it('lowers the floor to the backlog per thread between 8 and 16: 100 reads on 8 threads go as 7 tasks of 13 or more', async () => {
+      const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8, maxQueued: 200, holdMs: 60_000 });
+      const reads = names('r', 100).map((name) => scheduler.submit(spec(name), 10_000, undefined, 's', 100));
+      await tick();
+      // 13 reads a thread: the floor, so 7 tasks (not 8 of 12 or 12 or 13, nor 6 of 16 or 17).
+      expect(held.map((h) => h.batch.paths.length)).toEqual([15, 15, 14, 14, 14, 14, 14]);
+      for (const h of held) h.finish(h.batch.paths.map(ok));
+      expect((await Promise.all(reads)).every((read) => read.ok)).toBe(true);
     });
 
     it('keeps more threads busy with the floor lowered: 64 reads on 16 threads go as 8 tasks of 8, not 4 of 16', async () => {
@@ -347,6 +357,10 @@ describe('Scheduler', () => {
       expect(held.map((h) => h.batch.paths.length)).toEqual([8, 8, 8, 8, 8, 8, 8, 8]);
       for (const h of held) h.finish(h.batch.paths.map(ok));
       expect((await Promise.all(reads)).every((read) => read.ok)).toBe(true);
+    });
+
+    it('refuses a core count that is not a positive integer', () => {
+      for (const cores of [0, -1, 1.5, Number.NaN]) expect(() => harness({ maxInFlight: 8, cores })).toThrow(RangeError);
     });
 
     it('keeps no more threads busy than there are cores: 64 reads on 16 threads and 2 cores go as 4 tasks of 16', async () => {

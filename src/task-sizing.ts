@@ -20,8 +20,9 @@ const FLOOR_TASK_MS = 16;
 const HOLD_BYTES = BATCH_BYTES / 4;
 
 /**
- * The most reads a task must carry, for `threads` worker threads, while reads are quick and one
- * session waits: the share floor's ceiling (see `TaskSizing.next` for the floor itself). A pool
+ * The share floor's ceiling for `threads` worker threads: the most reads the floor asks a task
+ * to carry while reads are quick and one session waits (`TaskSizing.next` lowers it for a thin
+ * backlog). A pool
  * task costs the host thread about as much as five reads (measured on 2 cores, misses on 2
  * threads: 30, 19, 17 and 11 µs of host CPU a read in tasks of 2, 4, 8 and 16; about 42 µs a
  * task and 8.6 a read), and the more threads, the more of the machine waits on the host thread:

@@ -45,12 +45,12 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
 };
 
 const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--out NAME] [--quick]
-  --only     scenarios to run: ${Object.keys(SCENARIOS).join(', ')} (default: all, then the peers)
-  --rounds   interleaved rounds a scenario runs (default 6)
-  --threads  thread counts for the source-tree scenario, like 1,2,4,8,15 (default: one a core)
+  --only         scenarios to run: ${Object.keys(SCENARIOS).join(', ')} (default: all, then the peers)
+  --rounds       interleaved rounds a scenario runs (default 6)
+  --threads      thread counts for the source-tree scenario, like 1,2,4,8,15 (default: one a core)
   --concurrency  reads in flight in the source-tree scenario (default ${DEFAULT_CONCURRENCY}; a many-core sweep wants 256)
-  --out      the JSON file in bench/results (default latest.json)
-  --quick    only readpool beside the peers, with fewer files and passes
+  --out          the JSON file in bench/results (default latest.json)
+  --quick        only readpool beside the peers, with fewer files and passes
 `;
 
 function parseOptions() {

@@ -11,7 +11,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { createTextPool, substituteWorkerEntry } from '../src/text-pool.js';
+import { createTextPool } from '../src/text-pool.js';
+import { substituteWorkerEntry } from '../src/worker-files.js';
 import { decodeOutcome, encodeBatch, type JobBatch, type JobSpec, type WireOutcome, type WorkerConfig } from '../src/wire.js';
 import { mainThreadCpuMs, THREAD_CPU_SOURCE } from './thread-cpu.js';
 

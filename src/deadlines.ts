@@ -53,3 +53,21 @@ export class Deadlines {
     if (next !== Infinity) this.#arm(next);
   }
 }
+
+/**
+ * Waits for `work` at most `ms`: true when it was fulfilled in time; its rejection is passed on. For
+ * shutdowns that must not hang on a thread stuck in a system call. The timer is cleared once
+ * either side wins; `keepAlive: false` lets the process exit while it runs.
+ */
+export async function settlesWithin(work: Promise<unknown>, ms: number, { keepAlive }: { keepAlive: boolean }): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    if (!keepAlive) timer.unref();
+  });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

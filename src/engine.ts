@@ -1,4 +1,5 @@
 import { SessionLedger } from './cache/sessions.js';
+import { settlesWithin } from './deadlines.js';
 import type { ReadError } from './errors.js';
 import { MediaLane } from './media-lane.js';
 import type { MediaPool } from './media-pool.js';
@@ -210,9 +211,10 @@ export class Engine {
       .close(CLOSE_GRACE_MS)
       .then(() =>
         Promise.all([
-          destroyWithin(this.#pool, CLOSE_GRACE_MS),
-          destroyWithin(this.#media, CLOSE_GRACE_MS),
-          destroyWithin({ destroy: () => this.#stats.close() }, CLOSE_GRACE_MS),
+          // A thread stuck in a system call cannot stop until the call returns: it is left behind.
+          settlesWithin(this.#pool.destroy(), CLOSE_GRACE_MS, { keepAlive: false }),
+          settlesWithin(this.#media.destroy(), CLOSE_GRACE_MS, { keepAlive: false }),
+          settlesWithin(this.#stats.close(), CLOSE_GRACE_MS, { keepAlive: false }),
         ]),
       )
       .then(() => undefined);
@@ -220,20 +222,6 @@ export class Engine {
     this.#gate.flush();
     return this.#closing;
   }
-}
-
-/**
- * Stops the workers, waiting at most `ms`: a thread stuck in a system call cannot be stopped
- * until the call returns, and must not hang the host's shutdown. Such a thread is left behind.
- */
-async function destroyWithin(pool: { destroy(): Promise<void> }, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
-  await Promise.race([pool.destroy(), late]);
-  clearTimeout(timer);
 }
 
 /** An AbortSignal, also from another realm or a faithful polyfill (duck-typed, as Node does). */

@@ -1,7 +1,7 @@
 import { Piscina } from 'piscina';
 import { niceSettings } from './io/thread-priority.js';
 import type { MediaConfig, MediaJob, MediaOutcome } from './media/wire.js';
-import { workerFile } from './text-pool.js';
+import { workerFile } from './worker-files.js';
 
 export interface MediaPoolOptions {
   readonly threads: number;

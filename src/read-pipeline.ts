@@ -4,58 +4,42 @@ import type { SessionLedger } from './cache/sessions.js';
 import { findRoot } from './core/containment.js';
 import { describeError } from './dialects/readpool.js';
 import { ReadError } from './errors.js';
-import type { MediaLane } from './media-lane.js';
-import type { ResolvedOptions } from './options.js';
 import { PendingRead, type MissingRead, type ReadAnswerer } from './pending-read.js';
 import { RecentShapes } from './recent-shapes.js';
-import { fail, failureOf, subjectOf } from './read-failure.js';
+import { fail, failureOf } from './read-failure.js';
+import { ReadIntake, type Admitted, type IntakeParts, type Reject, type Resolve } from './read-intake.js';
 import type { ReadLedger } from './read-ledger.js';
 import { ReadWork } from './read-work.js';
-import { parseFast, parseWithSchema, withDefaults, type ParsedRequest, type ReadRequest } from './request.js';
+import { withDefaults, type ParsedRequest, type ReadRequest } from './request.js';
 import type { ReadResult } from './result.js';
-import { isDefaultShape, keysOf, Place, rangeOf, shapeOf } from './result-keys.js';
+import { isDefaultShape, keysOf, rangeOf, shapeOf, type Place } from './result-keys.js';
 import { resultBytes, resultOf } from './result-of.js';
-import type { Sandbox } from './sandbox.js';
-import { UNSIZED, type Scheduler } from './scheduler.js';
+import { UNSIZED } from './scheduler.js';
 import { SessionAnswers } from './session-answers.js';
 import { SingleFlight, type Flight, type Outcome } from './single-flight.js';
-import { NOT_STATTED, type StatAnswer, type StatLane } from './stat-lane.js';
-import type { TurnGate } from './turn-gate.js';
+import { NOT_STATTED, type StatAnswer } from './stat-lane.js';
 
 /** Memory for line indexes and hashes of file versions (small: 16 bytes an index entry). */
 const FACTS_BYTES = 32 * 1024 * 1024;
 
-/** Requested paths whose `Place` is kept; past this the memo starts over. */
-const PLACES = 16_384;
-
 /** What the pipeline works with, owned by the engine. */
-export interface PipelineParts {
-  readonly options: ResolvedOptions;
-  readonly sandbox: Sandbox;
-  readonly scheduler: Scheduler;
-  readonly gate: TurnGate;
-  readonly media: MediaLane;
+export interface PipelineParts extends IntakeParts {
   readonly sessions: SessionLedger;
   readonly ledger: ReadLedger;
-  /** Where a read of a path some cache knows gets its stat. */
-  readonly stats: StatLane;
-  /** True once the engine is closing: reads are answered `closed`. */
-  readonly closing: () => boolean;
 }
 
 /**
- * One read from request to result: validate, locate in the sandbox, wait at the gate, then
- * answer from a session's stub, the result cache or a flight already under way, or start the
- * work in a pool. Everything on this path runs once per read on the host thread, so it keeps
- * to a stat, a few map lookups and one result object.
+ * One read from request to result: taken in by `ReadIntake` (validated, located in the sandbox,
+ * past the gate), then answered from a session's stub, the result cache or a flight already
+ * under way, or by new work in a pool. Everything on this path runs once per read on the host
+ * thread, so it keeps to a stat, a few map lookups and one result object.
  */
-export class ReadPipeline implements ReadAnswerer {
+export class ReadPipeline implements ReadAnswerer, Admitted {
   readonly #p: PipelineParts;
   readonly results: LRUCache<string, ReadResult> | null;
   readonly facts = new FactsCache(FACTS_BYTES);
   readonly flights = new SingleFlight();
-  /** Places by the path as requested (see `Place`). */
-  readonly #places = new Map<string, Place>();
+  readonly #intake: ReadIntake;
   readonly #work: ReadWork;
   readonly #answers: SessionAnswers;
   /** A request of only a path, and its range and shape strings, built once. */
@@ -69,113 +53,24 @@ export class ReadPipeline implements ReadAnswerer {
     this.#plain = withDefaults({ path: '' }, parts.options);
     this.#plainRange = rangeOf(this.#plain);
     this.#plainShape = shapeOf(this.#plain, this.#plainRange);
+    this.#intake = new ReadIntake(parts, this.#plainShape, this);
     this.results =
       parts.options.cacheBytes === 0 ? null : new LRUCache<string, ReadResult>({ maxSize: parts.options.cacheBytes, sizeCalculation: resultBytes });
     const { options, scheduler, media, ledger } = parts;
-    this.#answers = new SessionAnswers(parts.sessions, parts.ledger, parts.options.settleMs);
+    this.#answers = new SessionAnswers(parts.sessions, parts.ledger, this.facts, parts.options.settleMs);
     this.#work = new ReadWork({ options, scheduler, media, ledger, flights: this.flights, facts: this.facts, results: this.results });
   }
 
-  /**
-   * Answers one read. The promise returned is the only one a common read makes: the steps after
-   * it (the gate, a stat, a flight) settle it through its `resolve` and `reject` instead of making
-   * promises of their own. Every rejection is a `ReadError`, counted once in the ledger; every
-   * result passed `#deliver`.
-   */
+  /** Answers one read (see `ReadIntake.read`); every result passed `#deliver`. */
   read(request: ReadRequest, signal: AbortSignal | undefined): Promise<ReadResult> {
-    let subject = '(no path)';
-    try {
-      subject = subjectOf(request);
-      if (this.#p.closing()) throw fail('closed', {}, subject);
-      if (signal?.aborted === true) throw fail('aborted', { stage: 'queued' }, subject);
-      const req = parseFast(request, this.#p.options);
-      if (req === null) return this.#parsedSlowly(request, signal, subject);
-      return this.#admit(req, signal, subject);
-    } catch (error) {
-      return Promise.reject(this.failed(error, subject));
-    }
-  }
-  /** Locates a valid read in the sandbox and lets it past the gate (at once, or when its turn comes). */
-  #admit(req: ParsedRequest, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    const { options, scheduler, gate, media } = this.#p;
-    try {
-      const place = this.#placeOf(req.path, subject);
-      if (req.within !== null && findRoot(req.within, place.absolute) === null) throw fail('outside_root', { roots: req.within }, subject);
-      // Reads held at the gate or waiting for a stat, and media reads, count as queued: `maxQueued` bounds them all.
-      const waiting = gate.waiting + scheduler.queued + media.pending + this.#p.stats.waiting;
-      if (waiting >= options.maxQueued) {
-        throw fail('overloaded', { queued: waiting, retryAfterMs: scheduler.retryAfterMs(waiting) }, subject);
-      }
-      const deadline = Date.now() + req.timeoutMs;
-      return this.#throughGate(req, place, deadline, signal, subject);
-    } catch (error) {
-      return Promise.reject(this.failed(error, subject));
-    }
-  }
-
-  /** Where the sandbox puts `requested`, with what the pipeline keeps of it; throws a refusal. */
-  #placeOf(requested: string, subject: string): Place {
-    let place = this.#places.get(requested);
-    if (place === undefined) {
-      const located = this.#p.sandbox.locate(requested);
-      if (!located.ok) throw fail(located.code, located.details, subject);
-      place = new Place(located.absolute, this.#plainShape);
-      if (this.#places.size >= PLACES) this.#places.clear();
-      this.#places.set(requested, place);
-    }
-    return place;
-  }
-
-  /** A request `parseFast` left to the schema: worded issues, or the read as usual. */
-  async #parsedSlowly(request: ReadRequest, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    let req: ParsedRequest;
-    try {
-      const parsed = await parseWithSchema(request, this.#p.options);
-      if (!parsed.ok) throw fail('invalid_request', { issues: parsed.issues }, subject);
-      req = parsed.request;
-    } catch (error) {
-      throw this.failed(error, subject);
-    }
-    return this.#admit(req, signal, subject);
-  }
-
-  /**
-   * Served now when the gate lets the read start, else once its turn comes (or it leaves first).
-   * A read let in at once allocates nothing here. A read that waits makes its one promise here
-   * and is answered into it: in a swarm a quarter to two fifths of reads wait a turn, and a
-   * promise resolved with another costs two more microtasks and a third promise.
-   */
-  #throughGate(req: ParsedRequest, place: Place, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    const { gate } = this.#p;
-    const session = req.session ?? '';
-    if (gate.pass(session)) return this.#serve(req, place, deadline, signal, subject);
-    return new Promise<ReadResult>((resolve, reject) => {
-      try {
-        // Never throws: the gate calls it from its loops, where a throw would strand other reads.
-        gate.wait(session, deadline, signal, (exit) => {
-          try {
-            if (exit !== null) throw fail(exit, exit === 'timeout' ? { timeoutMs: req.timeoutMs, stage: 'queued' } : { stage: 'queued' }, subject);
-            this.#answer(req, place, deadline, signal, subject, resolve, reject);
-          } catch (error) {
-            reject(this.failed(error, subject));
-          }
-        });
-      } catch (error) {
-        reject(this.failed(error, subject));
-      }
-    });
-  }
-
-  /** Let in at once: the read's promise, answered by `#answer`. */
-  #serve(req: ParsedRequest, place: Place, deadline: number, signal: AbortSignal | undefined, subject: string): Promise<ReadResult> {
-    return new Promise<ReadResult>((resolve, reject) => this.#answer(req, place, deadline, signal, subject, resolve, reject));
+    return this.#intake.read(request, signal);
   }
 
   /**
    * After the gate: new work for a path no cache knows, else the read waits for its stat
    * (`#statted`). Never throws: a failure is rejected, counted once.
    */
-  #answer(req: ParsedRequest, place: Place, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
+  serve(req: ParsedRequest, place: Place, deadline: number, signal: AbortSignal | undefined, subject: string, resolve: Resolve, reject: Reject): void {
     try {
       this.#answerOrThrow(req, place, deadline, signal, subject, resolve, reject);
     } catch (error) {
@@ -247,17 +142,8 @@ export class ReadPipeline implements ReadAnswerer {
     // No check of the path's canonical place before a cache answers (README, Sandbox: what a
     // cache may serve): a hit needs the same inode at the same version, so its bytes are the
     // bytes a worker already served from inside a root.
-    if (held !== undefined) {
-      if (held.settled && held.version === version) return resolve(this.#deliver(this.#answers.stub(held, 'same_version'), req, subject));
-      // Facts are only kept for settled versions: a match means the same bytes.
-      const known = this.facts.get(version);
-      if (known !== undefined && known.xxh64 === held.xxh64) {
-        ledger.hashHits++;
-        held.version = version;
-        held.settled = true;
-        return resolve(this.#deliver(this.#answers.stub(held, 'same_content'), req, subject));
-      }
-    }
+    const stub = this.#answers.unchanged(held, version);
+    if (stub !== undefined) return resolve(this.#deliver(stub, req, subject));
     if (cached !== undefined && cached.version === version) {
       ledger.resultHits++;
       return resolve(this.#deliver(this.#answers.remember(cached, req, absolute, held, read.range, read.startedAt, true), req, subject));
@@ -334,10 +220,6 @@ export class ReadPipeline implements ReadAnswerer {
     return readError;
   }
 }
-
-/** How a read's one promise is settled (see `ReadPipeline.read`). */
-type Resolve = (result: ReadResult) => void;
-type Reject = (error: ReadError) => void;
 
 /** A read of a path some cache knows, waiting for its stat. */
 interface KnownRead extends Omit<MissingRead, 'version' | 'size' | 'relaunched'> {

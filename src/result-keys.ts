@@ -5,6 +5,35 @@
 import type { RenderSpec } from './core/line-format.js';
 import { versionKey, type FileStat } from './io/stat-wire.js';
 import type { ParsedRequest } from './request.js';
+import type { Location } from './sandbox.js';
+
+/** Requested paths whose `Place` is kept; past this the memo starts over. */
+const PLACES = 16_384;
+
+/** Places by the path as requested: a path's later reads skip the sandbox and the key building. */
+export class Places {
+  readonly #memo = new Map<string, Place>();
+  readonly #locate: (requested: string) => Location;
+  readonly #plainShape: string;
+
+  constructor(locate: (requested: string) => Location, plainShape: string) {
+    this.#locate = locate;
+    this.#plainShape = plainShape;
+  }
+
+  /** The place of `requested`, or the sandbox's refusal of it (never kept). */
+  of(requested: string): Place | Extract<Location, { ok: false }> {
+    let place = this.#memo.get(requested);
+    if (place === undefined) {
+      const located = this.#locate(requested);
+      if (!located.ok) return located;
+      place = new Place(located.absolute, this.#plainShape);
+      if (this.#memo.size >= PLACES) this.#memo.clear();
+      this.#memo.set(requested, place);
+    }
+    return place;
+  }
+}
 
 /**
  * What the pipeline keeps of a path as requested, from its first read on: where the sandbox put
@@ -13,6 +42,8 @@ import type { ParsedRequest } from './request.js';
  * version's), each hashing or comparing a long path string.
  */
 export class Place {
+  /** A place, not a refusal (see `Places.of`). */
+  readonly ok = true;
   readonly absolute: string;
   /** The result cache's key for a read in the default shape, and the key of its work not yet statted. */
   readonly key: string;

@@ -1,19 +1,16 @@
 import os from 'node:os';
+import { CancelSlots } from './cancel-slots.js';
+import { settlesWithin } from './deadlines.js';
 import { HOLD, Lanes, RetryLane } from './lanes.js';
 import { recordMs, SchedulerClock } from './latency.js';
-import { inMicrotask } from './microtask.js';
+import { OncePerTurn } from './microtask.js';
 import type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
-import { answered, failure, newTicket, type Batch, type Ticket } from './ticket.js';
+import { answered, failure, markSent, newTicket, UNSIZED, type Batch, type Ticket } from './ticket.js';
 import { TaskSizing, shareFloor } from './task-sizing.js';
 import { CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
 
-/** The `cost` of a read whose file was not statted: counted as small until a worker says otherwise. */
-export const UNSIZED = -1;
-
 export type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
-export { BATCH_BYTES, SOLO_READ_BYTES } from './wire.js';
-export { shareFloor } from './task-sizing.js';
-export type { LatencySummary } from './latency.js';
+export { UNSIZED } from './ticket.js';
 
 /**
  * Queues reads, sends them to the pool in batches, and guarantees each exactly one answer:
@@ -30,7 +27,10 @@ export class Scheduler {
   #queued = 0;
   #running = 0;
   #batchesInFlight = 0;
-  #dispatchPending = false;
+  /** Deferred so that every read submitted in the same tick can share a batch. */
+  readonly #dispatchSoon = new OncePerTurn(() => this.#dispatch());
+  /** Tells the gate, once this turn's settling is done, that sessions may have room again. */
+  readonly #roomSoon: OncePerTurn | null;
   /** How many reads the next task takes (see `src/task-sizing.ts`). */
   readonly #sizing: TaskSizing;
   #closed = false;
@@ -38,9 +38,7 @@ export class Scheduler {
   /** Tickets of the batches in workers (settled ones included until their batch returns). */
   readonly #inFlight = new Set<Ticket>();
   readonly #clock = new SchedulerClock();
-
-  /** Cancel slots not held by a running read. */
-  readonly #freeSlots: number[];
+  readonly #slots: CancelSlots;
 
   constructor(options: SchedulerOptions) {
     if (options.cancel.length < options.maxInFlight * options.batchSize) {
@@ -50,7 +48,8 @@ export class Scheduler {
     const floor = options.shareFloor ?? shareFloor(options.maxInFlight);
     const cores = options.cores ?? os.availableParallelism();
     this.#sizing = new TaskSizing({ batchSize: options.batchSize, floor, cores, ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }) }, () => this.#dispatch());
-    this.#freeSlots = Array.from({ length: options.cancel.length }, (_, i) => i);
+    this.#slots = new CancelSlots(options.cancel);
+    this.#roomSoon = options.onRoom === undefined ? null : new OncePerTurn(options.onRoom);
   }
 
   /**
@@ -75,11 +74,8 @@ export class Scheduler {
     if (this.#closed) return answer(failure('closed', {}));
     if (signal?.aborted === true) return answer(failure('aborted', { stage: 'queued' }));
     const bytes = Math.max(0, cost);
-    const overBytes = this.#bytes > 0 && this.#bytes + bytes > this.#options.maxQueuedBytes;
-    if (this.#queued >= this.#options.maxQueued || overBytes) {
-      const retryAfterMs = this.retryAfterMs(this.#queued);
-      return answer(failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs }));
-    }
+    const overloaded = this.#overloaded(bytes, this.#queued >= this.#options.maxQueued);
+    if (overloaded !== null) return answer(overloaded);
     this.#bytes += bytes;
     const ticket = newTicket(job, lane, cost, signal, answer);
     // A closure only where something can cancel the read: most reads have neither.
@@ -100,7 +96,7 @@ export class Scheduler {
     if (Number.isFinite(timeoutMs)) {
       ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs, stage: ticket.state }), CANCEL.timeout), timeoutMs);
     }
-    this.#scheduleDispatch();
+    this.#dispatchSoon.request();
   }
 
   /** Reads waiting for a worker. */
@@ -111,6 +107,12 @@ export class Scheduler {
   /** Reads of one session waiting for a worker. */
   queuedIn(session: string): number {
     return this.#lanes.queuedIn(session);
+  }
+
+  /** `overloaded` when `bytes` more would pass `maxQueuedBytes` (or `full` says so), else null. */
+  #overloaded(bytes: number, full: boolean): JobOutcome | null {
+    if (!full && !(this.#bytes > 0 && this.#bytes + bytes > this.#options.maxQueuedBytes)) return null;
+    return failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs: this.retryAfterMs(this.#queued) });
   }
 
   /** A retry hint for `overloaded`: about how long the reads ahead will take. */
@@ -140,13 +142,8 @@ export class Scheduler {
     this.#sizing.close();
     for (const ticket of this.#lanes.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     for (const ticket of this.#retries.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), graceMs);
-    });
-    const drained = await Promise.race([Promise.all(this.#drained), grace]);
-    clearTimeout(timer);
-    if (drained === 'late') {
+    // Kept alive: the host awaits this close, which must settle however the workers fare.
+    if (!(await settlesWithin(Promise.all(this.#drained), graceMs, { keepAlive: true }))) {
       for (const ticket of this.#inFlight) this.#settle(ticket, failure('closed', { stage: 'running' }), CANCEL.aborted);
     }
   }
@@ -159,11 +156,11 @@ export class Scheduler {
       this.#queued--;
       this.#lanes.left(ticket);
       // Its session has room again: reads waiting for it must not wait for some batch to end.
-      this.#roomSoon();
+      this.#roomSoon?.request();
     } else {
       if (flag === CANCEL.none) recordMs(this.#clock.run, now - ticket.sentAt);
       this.#running--;
-      if (ticket.slot >= 0 && flag !== CANCEL.none) Atomics.store(this.#options.cancel, ticket.slot, flag);
+      if (flag !== CANCEL.none) this.#slots.raise(ticket.slot, flag);
       const batch = ticket.batch;
       if (batch !== null && --batch.unanswered === 0 && flag !== CANCEL.none) {
         batch.stuckTimer = setTimeout(() => this.#options.recycle(), this.#options.stuckGraceMs);
@@ -179,16 +176,6 @@ export class Scheduler {
     const resolve = ticket.resolve;
     ticket.resolve = answered;
     resolve(outcome);
-  }
-
-  #scheduleDispatch(): void {
-    if (this.#dispatchPending) return;
-    this.#dispatchPending = true;
-    // Deferred so that every read submitted in the same tick can share a batch.
-    inMicrotask(() => {
-      this.#dispatchPending = false;
-      this.#dispatch();
-    });
   }
 
   #dispatch(): void {
@@ -217,13 +204,10 @@ export class Scheduler {
     this.#options.onRoom?.();
   }
 
+  /** A worker died with `ticket` in its batch: sent again alone, once (see `#send`). */
   #retry(ticket: Ticket): void {
-    ticket.state = 'queued';
     ticket.retried = true;
-    ticket.batch = null;
-    ticket.slot = -1;
-    this.#running--;
-    this.#queued++;
+    this.#requeue(ticket);
     this.#retries.add(ticket);
   }
 
@@ -235,49 +219,33 @@ export class Scheduler {
   #resend(ticket: Ticket, size: number): void {
     if (ticket.state !== 'running') return;
     if (this.#closed) return this.#settle(ticket, failure('closed', {}), CANCEL.none);
-    if (this.#bytes > 0 && this.#bytes + size > this.#options.maxQueuedBytes) {
-      const retryAfterMs = this.retryAfterMs(this.#queued);
-      return this.#settle(ticket, failure('overloaded', { queued: this.#queued, bytes: this.#bytes, retryAfterMs }), CANCEL.none);
-    }
+    const overloaded = this.#overloaded(size, false);
+    if (overloaded !== null) return this.#settle(ticket, overloaded, CANCEL.none);
     this.#inFlight.delete(ticket);
-    ticket.state = 'queued';
     ticket.cost = size;
-    ticket.batch = null;
-    ticket.slot = -1;
     this.#bytes += size;
-    this.#running--;
-    this.#queued++;
+    this.#requeue(ticket);
     this.#lanes.push(ticket);
   }
 
-  #roomPending = false;
-
-  /** Tells the gate, once this turn's settling is done, that sessions may have room again. */
-  #roomSoon(): void {
-    if (this.#roomPending || this.#options.onRoom === undefined) return;
-    this.#roomPending = true;
-    inMicrotask(() => {
-      this.#roomPending = false;
-      this.#options.onRoom?.();
-    });
+  /** A running read waits again: no batch, no slot (its batch's return frees the slot). */
+  #requeue(ticket: Ticket): void {
+    ticket.state = 'queued';
+    ticket.batch = null;
+    ticket.slot = -1;
+    this.#running--;
+    this.#queued++;
   }
 
   #send(tickets: Ticket[], { retry }: { retry: boolean } = { retry: false }): void {
-    const { cancel } = this.#options;
     const batch: Batch = { retry, unanswered: tickets.length, stuckTimer: undefined };
     const sentAt = performance.now();
     // The batch's time in its worker, where the pool says; null while it has not answered.
     let workerMs: number | null | undefined = null;
     const slots = tickets.map((ticket) => {
       this.#inFlight.add(ticket);
-      ticket.batch = batch;
-      const slot = this.#freeSlots.pop() ?? -1;
-      if (slot >= 0) Atomics.store(cancel, slot, CANCEL.none);
-      ticket.sentAt = sentAt;
       recordMs(this.#clock.wait, sentAt - ticket.submittedAt);
-      ticket.state = 'running';
-      ticket.slot = slot;
-      return slot;
+      return markSent(ticket, batch, this.#slots.take(), sentAt);
     });
     this.#queued -= tickets.length;
     this.#running += tickets.length;
@@ -310,8 +278,7 @@ export class Scheduler {
       )
       .finally(() => {
         if (batch.retry) this.#retries.returned();
-        // A slot is free again only once its worker is done with it, not when its read was answered.
-        for (const slot of slots) if (slot >= 0) this.#freeSlots.push(slot);
+        this.#slots.release(slots);
         // A read sent again (`#resend`) may already be in another batch, which keeps it.
         for (const ticket of tickets) if (ticket.batch === batch || ticket.batch === null) this.#inFlight.delete(ticket);
         clearTimeout(batch.stuckTimer);

@@ -1,3 +1,4 @@
+import type { FactsCache } from './cache/file-facts.js';
 import type { ReadMark, SessionLedger } from './cache/sessions.js';
 import { describeStub } from './dialects/readpool-notices.js';
 import type { ReadLedger } from './read-ledger.js';
@@ -14,11 +15,13 @@ import { markOf } from './result-of.js';
 export class SessionAnswers {
   readonly #sessions: SessionLedger;
   readonly #ledger: ReadLedger;
+  readonly #facts: FactsCache;
   readonly #settleMs: number;
 
-  constructor(sessions: SessionLedger, ledger: ReadLedger, settleMs: number) {
+  constructor(sessions: SessionLedger, ledger: ReadLedger, facts: FactsCache, settleMs: number) {
     this.#sessions = sessions;
     this.#ledger = ledger;
+    this.#facts = facts;
     this.#settleMs = settleMs;
   }
 
@@ -26,6 +29,22 @@ export class SessionAnswers {
   held(req: ParsedRequest, absolute: string, range: string): ReadMark | undefined {
     const session = req.session;
     return session === null || req.fresh ? undefined : this.#sessions.range(session, absolute, range);
+  }
+
+  /**
+   * The stub for a session that holds the file at `version`, which a stat just gave: its mark
+   * has that version, or the facts cache knows the version's hash and it is the mark's (a touch:
+   * facts are kept only for settled versions, so a match means the same bytes). Else undefined.
+   */
+  unchanged(held: ReadMark | undefined, version: string): UnchangedResult | undefined {
+    if (held === undefined) return undefined;
+    if (held.settled && held.version === version) return this.stub(held, 'same_version');
+    const known = this.#facts.get(version);
+    if (known === undefined || known.xxh64 !== held.xxh64) return undefined;
+    this.#ledger.hashHits++;
+    held.version = version;
+    held.settled = true;
+    return this.stub(held, 'same_content');
   }
 
   /**

@@ -1,6 +1,6 @@
 import { statFile } from './io/probe.js';
 import { STAT_BATCH, STAT_SLOTS, type FileStat } from './io/stat-wire.js';
-import { inMicrotask } from './microtask.js';
+import { OncePerTurn } from './microtask.js';
 import { StatThread } from './stat-thread.js';
 import { StuckWatch } from './stuck-watch.js';
 
@@ -102,7 +102,8 @@ export interface StatLaneStats {
 export class StatLane {
   #paths: string[] = [];
   #calls: StatCall[] = [];
-  #flushQueued = false;
+  /** This turn's stats go in one flush, after the turn's other reads have asked too. */
+  readonly #flushSoon = new OncePerTurn(() => this.#flush());
   /** The stat thread, from its start until it is given up on or the lane closes. */
   #thread: StatThread | null = null;
   /** How the thread reaches the lane: each answered batch, and its loss. */
@@ -139,9 +140,7 @@ export class StatLane {
   stat(path: string, call: StatCall): void {
     this.#paths.push(path);
     this.#calls.push(call);
-    if (this.#flushQueued) return;
-    this.#flushQueued = true;
-    inMicrotask(this.#flushNow);
+    this.#flushSoon.request();
   }
 
   /** Stats asked for and not answered yet: reads that wait here count as queued. */
@@ -159,11 +158,6 @@ export class StatLane {
     this.#answerAll();
     return this.#drop();
   }
-
-  readonly #flushNow = (): void => {
-    this.#flushQueued = false;
-    this.#flush();
-  };
 
   #flush(): void {
     if (this.#paths.length === 0) return;

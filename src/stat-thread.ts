@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { inMicrotask } from './microtask.js';
 import { ANSWERED, answerAt, askAt, createStatShared, readStat, SENT, type FileStat, type StatPaths, type StatShared } from './io/stat-wire.js';
-import { workerFile } from './text-pool.js';
+import { workerFile } from './worker-files.js';
 
 /** `Atomics.waitAsync` (Node 16 and later), which TypeScript types from its ES2024 library only. */
 type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };

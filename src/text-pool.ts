@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { settlesWithin } from './deadlines.js';
 import { niceSettings } from './io/thread-priority.js';
 import { decodeOutcome, HOST_READY, type JobBatch, type PoolAnswers, type WireOutcome, type WorkerConfig } from './wire.js';
+import { workerFile } from './worker-files.js';
 
 export interface TextPool {
   run(batch: JobBatch): Promise<PoolAnswers>;
@@ -14,38 +14,6 @@ export interface TextPool {
   recycle(): void;
   readonly threads: number;
   destroy(): Promise<void>;
-}
-
-/** Worker entries replaced by `substituteWorkerEntry`, by worker name. */
-const substitutes = new Map<string, string>();
-
-/**
- * @internal Fault injection for tests only: pools started from now on run `file` (a plain
- * JavaScript module, typically wrapping the built entry) as the `name` worker; null restores
- * the built one. Lets a test make real workers fail at start-up, exit mid-task or run out of heap.
- */
-export function substituteWorkerEntry(name: 'text-worker' | 'media-worker' | 'stat-worker', file: string | null): void {
-  if (file === null) substitutes.delete(name);
-  else substitutes.set(name, file);
-}
-
-/**
- * The compiled worker entry. From the build (`dist/src/*.js`) it sits beside us; when the
- * engine runs from its TypeScript sources (the test runner), workers still run the build,
- * because worker threads cannot load TypeScript on Node 20. The bundled CommonJS entry
- * (`NAME.cjs`, see rolldown.config.ts) where the build made one, else tsc's module.
- */
-export function workerFile(name: string): string {
-  const substitute = substitutes.get(name);
-  if (substitute !== undefined) return substitute;
-  const folder = new URL(import.meta.url.endsWith('.js') ? '../workers/' : '../dist/workers/', import.meta.url);
-  const bundled = fileURLToPath(new URL(`${name}.cjs`, folder));
-  if (existsSync(bundled)) return bundled;
-  const file = fileURLToPath(new URL(`${name}.js`, folder));
-  if (!existsSync(file)) {
-    throw new Error(`readpool worker ${name} is not built (${name}.js missing): run "npm run build" first`);
-  }
-  return file;
 }
 
 export interface TextPoolOptions {
@@ -279,13 +247,7 @@ class TextThreads implements TextPool {
     // `close()` is awaited: the thread keeps the process alive until it has stopped, or a host
     // that closes its engine while a thread still boots would exit with its close unsettled.
     thread.worker.ref();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, BOOT_WAIT_MS);
-      timer.unref();
-    });
-    await Promise.race([thread.settled, late]);
-    clearTimeout(timer);
+    await settlesWithin(thread.settled, BOOT_WAIT_MS, { keepAlive: false });
     thread.failure ??= new Error('Terminating worker thread: the text pool stopped it');
     await thread.worker.terminate();
   }

@@ -1,5 +1,8 @@
 import type { JobOutcome, JobSpec } from './wire.js';
 
+/** The `cost` of a read whose file was not statted: counted as small until a worker says otherwise. */
+export const UNSIZED = -1;
+
 /** One read in the scheduler, from submit to its one answer. */
 export interface Ticket {
   readonly job: JobSpec;
@@ -54,6 +57,15 @@ export function newTicket(job: JobSpec, lane: string, cost: number, signal: Abor
     timer: undefined,
     retried: false,
   };
+}
+
+/** Marks a ticket sent to a worker in `batch`, with its cancel slot; returns the slot. */
+export function markSent(ticket: Ticket, batch: Batch, slot: number, sentAt: number): number {
+  ticket.batch = batch;
+  ticket.sentAt = sentAt;
+  ticket.state = 'running';
+  ticket.slot = slot;
+  return slot;
 }
 
 export function failure(code: Extract<JobOutcome, { ok: false }>['code'], details: Readonly<Record<string, unknown>>): JobOutcome {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_BYTES, Scheduler, shareFloor, SOLO_READ_BYTES, UNSIZED } from '../src/scheduler.js';
+import { Scheduler, UNSIZED } from '../src/scheduler.js';
+import { shareFloor } from '../src/task-sizing.js';
+import { BATCH_BYTES, SOLO_READ_BYTES } from '../src/wire.js';
 import { CANCEL, decodeJob, type JobBatch, type JobOutcome, type JobSpec, type PoolAnswer, type WorkerConfig } from '../src/wire.js';
 import { compileDenyRules } from '../src/core/deny-rules.js';
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
 import { NOT_STATTED, StatLane, type FileStat, type StatAnswer } from '../src/stat-lane.js';
-import { substituteWorkerEntry } from '../src/text-pool.js';
+import { substituteWorkerEntry } from '../src/worker-files.js';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
 const FILES = 64;

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTextPool, substituteWorkerEntry, type TextPool } from '../src/text-pool.js';
+import { createTextPool, type TextPool } from '../src/text-pool.js';
+import { substituteWorkerEntry } from '../src/worker-files.js';
 import { encodeBatch, type JobSpec, type PoolAnswers, type WorkerConfig } from '../src/wire.js';
 import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
 
@@ -102,7 +103,8 @@ describe('a host process', () => {
     // booting (which alone kept the process alive).
     const module = (file: string) => JSON.stringify(new URL(file, import.meta.url).href);
     const out = run(`
-      const { createTextPool, substituteWorkerEntry } = await import(${module('../dist/src/text-pool.js')});
+      const { createTextPool } = await import(${module('../dist/src/text-pool.js')});
+      const { substituteWorkerEntry } = await import(${module('../dist/src/worker-files.js')});
       const { encodeBatch } = await import(${module('../dist/src/wire.js')});
       substituteWorkerEntry('text-worker', ${JSON.stringify(fileURLToPath(new URL('./support/slow-boot-echo.mjs', import.meta.url)))});
       const pool = createTextPool({}, { threads: 3, nice: 0, heapMb: null });

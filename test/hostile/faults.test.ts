@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { textPdf } from '../../fixtures/media.js';
 import { createEngine, type Engine, type EngineOptions } from '../../src/index.js';
-import { substituteWorkerEntry } from '../../src/text-pool.js';
+import { substituteWorkerEntry } from '../../src/worker-files.js';
 import { removeTempDir, writeFile } from '../support/temp-dir.js';
 import { answerOf, expectNoLeak, expectServing, hostileWorkspace, type Answer, type HostileWorkspace } from './harness.js';
 

@@ -110,9 +110,9 @@ const RANDOM_CHUNKS: Chunking = (random) => {
   return random.int(1, 4096);
 };
 
-function slice(text: string | Buffer, limits: SliceLimits, chunking: Chunking, random: Random, render = PLAIN): SliceResult {
+function slice(text: string | Buffer, limits: SliceLimits, chunking: Chunking, random: Random, render = PLAIN, start: SliceStart = {}): SliceResult {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  const slicer = new LineSlicer(limits, render);
+  const slicer = new LineSlicer(limits, render, start);
   const scratch = Buffer.alloc(Math.max(1, bytes.length));
   let position = 0;
   while (position < bytes.length) {
@@ -368,6 +368,40 @@ describe('LineSlicer properties (seeded random inputs)', () => {
       stops.set(String(whole.stop), (stops.get(String(whole.stop)) ?? 0) + 1);
     }
     // Every way a region can end must be reached, several times, or the property proves little.
+    expect([...stops.keys()].sort()).toEqual(['bytes', 'lines', 'null', 'tokens']);
+    expect(Math.min(...stops.values())).toBeGreaterThanOrEqual(5);
+  });
+
+  it('renders ASCII regions, which are rendered as bytes, exactly as line by line, for every line format and budget', () => {
+    // All-ASCII text takes `emitAsciiRegion` whenever a window is taken as a region (whole input);
+    // 1-byte chunks take every line alone. A non-ASCII prefix and separator (padded) must be
+    // measured in UTF-8 bytes and characters apart, as the line-by-line path does; a tail read's
+    // lines are numbered from -1 back, as a negative first line.
+    const padded: RenderSpec = { format: { numbered: true, prefix: '→ ', width: 6, separator: ' │ ' }, cutMarker: RENDER.cutMarker };
+    const narrow: RenderSpec = { format: { numbered: true, prefix: '', width: 2, separator: ':' }, cutMarker: RENDER.cutMarker };
+    const budget: RenderSpec = { ...RENDER, cut: 'budget' };
+    const stops = new Map<string, number>();
+    for (let seed = 1; seed <= 4 * CASES; seed++) {
+      const random = createRandom(12_000 + seed);
+      const lines = Array.from({ length: random.int(1, 400) }, () => randomLine(random, 0));
+      const usual = random.pick(['\n', '\r\n', null]);
+      const text = joinLines(lines, () => usual ?? random.pick(['\n', '\r\n']), random.chance(0.7));
+      const caps = {
+        offset: random.int(1, Math.max(1, lines.length - 5)),
+        limit: random.int(1, 400),
+        maxBytes: random.int(256, 20_000),
+        maxTokens: random.int(64, 5_000),
+        maxLineChars: random.int(20, 3000),
+      };
+      const render = random.pick([RENDER, PLAIN, padded, narrow, budget]);
+      const start = { firstLine: random.pick([1, 1, -lines.length, -random.int(1, 2000)]) };
+      // A tail read's window starts at its first (negative) line.
+      if (start.firstLine < 0) caps.offset = start.firstLine + random.int(0, 5);
+      const where = `seed ${12_000 + seed}, first line ${start.firstLine}, limits ${JSON.stringify(caps)}`;
+      const whole = slice(text, caps, WHOLE, random, render, start);
+      expect(slice(text, caps, ONE_BYTE, random, render, start), where).toEqual(whole);
+      stops.set(String(whole.stop), (stops.get(String(whole.stop)) ?? 0) + 1);
+    }
     expect([...stops.keys()].sort()).toEqual(['bytes', 'lines', 'null', 'tokens']);
     expect(Math.min(...stops.values())).toBeGreaterThanOrEqual(5);
   });

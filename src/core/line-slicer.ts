@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { ColumnWindow, cutText, type ColumnFacts } from './column-window.js';
 import { ALL_FEEDS, INDEX_OF_FEEDS, type BreakTally, type LineFeedFinder } from './line-feeds.js';
 import type { RenderSpec } from './line-format.js';
@@ -332,8 +332,11 @@ export class LineSlicer {
       from = i + 1;
     }
     if (end === -1) return 0;
-    if (!isUtf8(chunk.subarray(p, end + 1))) return -1;
-    const taken = output.emitRegion(chunk.toString('utf8', p, end + 1), end + 1 - p, this.#line, hasCR);
+    const region = chunk.subarray(p, end + 1);
+    let taken: { lines: number; bytes: number };
+    if (isAscii(region)) taken = output.emitAsciiRegion(chunk, p, end + 1, lines, this.#line, hasCR);
+    else if (isUtf8(region)) taken = output.emitRegion(chunk.toString('utf8', p, end + 1), end + 1 - p, this.#line, hasCR);
+    else return -1;
     if (this.#index !== null && this.#line + taken.lines >= this.#nextIndexLine) this.#indexRegion(chunk, p, taken.lines);
     this.#line += taken.lines;
     // Every CR the taken lines hold ends one of them, as half of a CR LF.

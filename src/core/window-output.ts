@@ -1,6 +1,19 @@
 import { cutText, cutUtf8 } from './column-window.js';
 import { fillCutMarker, renderLine, type RenderSpec } from './line-format.js';
 
+/**
+ * Where `emitAsciiRegion` renders, reused by every window of this thread (a window renders
+ * synchronously, and its text is copied out as a string before it returns). Grows to the
+ * largest region rendered, which a chunk bounds.
+ */
+let rendering = Buffer.allocUnsafe(64 * 1024);
+
+/** A rendering buffer of at least `bytes`. */
+function renderingOf(bytes: number): Buffer {
+  if (rendering.length < bytes) rendering = Buffer.allocUnsafe(Math.max(bytes, rendering.length * 2));
+  return rendering;
+}
+
 /** Which lines to return and how much output they may take. */
 export interface SliceLimits {
   /** 1-based number of the first line wanted. */
@@ -35,6 +48,9 @@ export class WindowOutput {
   readonly lineChars: number;
   /** Size of a rendered line beyond its text and number: prefix and separator. */
   readonly overhead: { readonly chars: number; readonly bytes: number };
+  /** The format's prefix and separator as UTF-8, for `emitAsciiRegion`. */
+  readonly #prefixBytes: Buffer;
+  readonly #separatorBytes: Buffer;
 
   #open = true;
   #budgetStop: 'bytes' | 'tokens' | null = null;
@@ -53,6 +69,8 @@ export class WindowOutput {
     const { format } = render;
     const fixed = format.numbered ? format.prefix + format.separator : '';
     this.overhead = { chars: fixed.length, bytes: Buffer.byteLength(fixed) };
+    this.#prefixBytes = Buffer.from(format.numbered ? format.prefix : '');
+    this.#separatorBytes = Buffer.from(format.numbered ? format.separator : '');
     this.lineChars = render.cut === 'budget' ? Math.min(limits.maxTokens * 4, limits.maxBytes) : limits.maxLineChars;
   }
 
@@ -189,6 +207,68 @@ export class WindowOutput {
     return { lines: count, bytes: taken };
   }
 
+  /**
+   * `emitRegion` for a region of ASCII bytes, `chunk[from, to)`, that ends with a break and
+   * holds `lines` breaks: the lines are rendered as bytes into one buffer and become one flat
+   * string, where `emitRegion` joins string pieces into a rope that posting the answer must
+   * flatten, a copy more. Same output and budgets, line for line (every character of an ASCII
+   * line is one byte, and one code unit).
+   */
+  emitAsciiRegion(chunk: Uint8Array, from: number, to: number, lines: number, first: number, crlf = false): { lines: number; bytes: number } {
+    const { maxBytes, maxTokens, limit } = this.#limits;
+    const { format } = this.#render;
+    const numbered = format.numbered;
+    const width = numbered ? format.width : 0;
+    const prefix = this.#prefixBytes;
+    const separator = this.#separatorBytes;
+    // What a line's UTF-8 size exceeds its length in characters by: a non-ASCII prefix or separator.
+    const extraBytes = this.overhead.bytes - this.overhead.chars;
+    const room = limit - this.#shown;
+    const digitsRoom = numbered ? Math.max(width, String(first).length, String(first + lines).length) : 0;
+    const out = renderingOf(to - from + lines * (this.overhead.bytes + digitsRoom + 1));
+    let o = 0;
+    let count = 0;
+    let start = from;
+    let bytes = 0;
+    let chars = 0;
+    for (; start < to && count < room; count++) {
+      const joiner = this.#shown + count > 0 ? 1 : 0;
+      const lineStart = o;
+      if (count > 0) out[o++] = LF;
+      if (numbered) {
+        o = writePrefix(out, o, prefix);
+        o = writeNumber(out, o, first + count, width);
+        o = writePrefix(out, o, separator);
+      }
+      let i = start;
+      for (let b = chunk[i]; b !== LF; b = chunk[++i]) out[o++] = b as number;
+      // A CR before the LF is the line's break, not its text.
+      const lineEnd = crlf && i > start && chunk[i - 1] === CR ? i - 1 : i;
+      if (lineEnd < i) o--;
+      if (lineEnd - start > this.lineChars) {
+        o = lineStart;
+        break;
+      }
+      // The joiner of the first line is the one between blocks, added by `content`.
+      const lineBytes = o - lineStart + (count === 0 ? joiner : 0);
+      const lineChars = lineBytes - extraBytes;
+      if (this.#outBytes + bytes + lineBytes > maxBytes || Math.ceil((this.#outChars + chars + lineChars) / 4) > maxTokens) {
+        o = lineStart;
+        break;
+      }
+      bytes += lineBytes;
+      chars += lineChars;
+      start = i + 1;
+    }
+    if (count === 0) return { lines: 0, bytes: 0 };
+    this.#out.push(out.toString(extraBytes === 0 ? 'latin1' : 'utf8', 0, o));
+    this.#shown += count;
+    this.#outBytes += bytes;
+    this.#outChars += chars;
+    if (this.#shown >= limit) this.#open = false;
+    return { lines: count, bytes: start - from };
+  }
+
   /** The one line of a column read (the piece its column window kept); the window closes. */
   emitColumn(text: string, lineNumber: number): void {
     const rendered = renderLine(this.#render.format, lineNumber, text);
@@ -240,4 +320,32 @@ export class WindowOutput {
       keep = Math.floor(keep * 0.8);
     }
   }
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const ZERO = 0x30;
+const MINUS = 0x2d;
+
+function writePrefix(out: Buffer, at: number, bytes: Buffer): number {
+  for (let i = 0; i < bytes.length; i++) out[at + i] = bytes[i] as number;
+  return at + bytes.length;
+}
+
+/** Writes `n` in decimal (a tail read numbers lines from -1 back), padded with spaces to `width` as `padStart` pads; returns the end. */
+function writeNumber(out: Buffer, at: number, n: number, width: number): number {
+  const magnitude = Math.abs(n);
+  let digits = 1;
+  for (let rest = magnitude; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  const sign = n < 0 ? 1 : 0;
+  let o = at;
+  for (let pad = width - digits - sign; pad > 0; pad--) out[o++] = SPACE;
+  if (sign === 1) out[o++] = MINUS;
+  let rest = magnitude;
+  for (let d = o + digits - 1; d >= o; d--) {
+    out[d] = ZERO + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return o + digits;
 }

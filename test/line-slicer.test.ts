@@ -372,8 +372,8 @@ describe('LineSlicer properties (seeded random inputs)', () => {
     expect(Math.min(...stops.values())).toBeGreaterThanOrEqual(5);
   });
 
-  it('renders ASCII regions, which are rendered as bytes, exactly as line by line, for every line format and budget', () => {
-    // All-ASCII text takes `emitAsciiRegion` whenever a window is taken as a region (whole input);
+  it('renders ASCII regions exactly as line by line, for every line format and budget, tail numbering included', () => {
+    // All-ASCII text takes the region path's ASCII loop whenever a window is taken as a region (whole input);
     // 1-byte chunks take every line alone. A non-ASCII prefix and separator (padded) must be
     // measured in UTF-8 bytes and characters apart, as the line-by-line path does; a tail read's
     // lines are numbered from -1 back, as a negative first line.

@@ -333,10 +333,9 @@ export class LineSlicer {
     }
     if (end === -1) return 0;
     const region = chunk.subarray(p, end + 1);
-    let taken: { lines: number; bytes: number };
-    if (isAscii(region)) taken = output.emitAsciiRegion(chunk, p, end + 1, lines, this.#line, hasCR);
-    else if (isUtf8(region)) taken = output.emitRegion(chunk.toString('utf8', p, end + 1), end + 1 - p, this.#line, hasCR);
-    else return -1;
+    const ascii = isAscii(region);
+    if (!ascii && !isUtf8(region)) return -1;
+    const taken = output.emitRegion(chunk, p, end + 1, lines, this.#line, hasCR, ascii);
     if (this.#index !== null && this.#line + taken.lines >= this.#nextIndexLine) this.#indexRegion(chunk, p, taken.lines);
     this.#line += taken.lines;
     // Every CR the taken lines hold ends one of them, as half of a CR LF.

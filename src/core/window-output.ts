@@ -2,7 +2,7 @@ import { cutText, cutUtf8 } from './column-window.js';
 import { fillCutMarker, renderLine, type RenderSpec } from './line-format.js';
 
 /**
- * Where `emitAsciiRegion` renders, reused by every window of this thread (a window renders
+ * Where `emitRegion` renders, reused by every window of this thread (a window renders
  * synchronously, and its text is copied out as a string before it returns). Grows to the
  * largest region rendered, which a chunk bounds.
  */
@@ -48,7 +48,7 @@ export class WindowOutput {
   readonly lineChars: number;
   /** Size of a rendered line beyond its text and number: prefix and separator. */
   readonly overhead: { readonly chars: number; readonly bytes: number };
-  /** The format's prefix and separator as UTF-8, for `emitAsciiRegion`. */
+  /** The format's prefix and separator as UTF-8, for `emitRegion`. */
   readonly #prefixBytes: Buffer;
   readonly #separatorBytes: Buffer;
 
@@ -154,74 +154,25 @@ export class WindowOutput {
   }
 
   /**
-   * Renders a region of valid UTF-8 text whose lines end at LF (or, with `crlf`, at LF or CR LF)
-   * and that ends with a break, numbered from `first`, in one pass (no array of lines, no join),
+   * Renders a region of valid UTF-8, `chunk[from, to)`, whose lines end at LF (or, with `crlf`,
+   * at LF or CR LF), that ends with a break and holds `lines` of them, numbered from `first`,
    * and keeps its lines up to the first that needs a cut or would pass a budget; that line is
    * left to `emit`, which cuts it or closes the window, so the output is the same as line by
-   * line. Each line is measured as `emit` measures it (an ASCII region's UTF-8 size follows from
-   * its length). Returns the lines taken and the bytes they span, breaks included.
+   * line. Each line's number, separator and bytes are written into one reused buffer (a line that
+   * does not fit is rolled back), and the region becomes one flat string: string pieces joined
+   * into a rope cost their garbage, and a copy more when posting the answer flattens it. A line
+   * is measured as `emit` measures it: its UTF-8 bytes, and its UTF-16 code units (a byte each in
+   * an `ascii` region; else one a character, two for a 4-byte one). Returns the lines taken and
+   * the bytes they span, breaks included.
    */
-  emitRegion(text: string, regionBytes: number, first: number, crlf = false): { lines: number; bytes: number } {
-    const { maxBytes, maxTokens, limit } = this.#limits;
-    const { format } = this.#render;
-    const ascii = regionBytes === text.length;
-    // All that is added to a line (number, padding, break) is ASCII, but the format's own prefix
-    // and separator, whose UTF-8 size is known.
-    const extraBytes = this.overhead.bytes - this.overhead.chars;
-    const room = limit - this.#shown;
-    let rendered = '';
-    let count = 0;
-    let start = 0;
-    let bytes = 0;
-    let chars = 0;
-    // Specialised for unpadded numbering (`N<sep>line`), the common format; others call renderLine.
-    const plain = format.numbered && format.width === 0;
-    const head = plain ? format.prefix : '';
-    const separator = plain ? format.separator : '';
-    for (; start < text.length && count < room; count++) {
-      const end = text.indexOf('\n', start);
-      // A CR before the LF is the line's break, not its text. (An empty line's previous character
-      // is the LF before it, or there is none.)
-      const lineEnd = crlf && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-      if (lineEnd - start > this.lineChars) break;
-      const line = plain
-        ? head + (first + count) + separator + text.slice(start, lineEnd)
-        : renderLine(format, first + count, text.slice(start, lineEnd));
-      const joiner = this.#shown + count > 0 ? 1 : 0;
-      const lineChars = line.length + joiner;
-      const lineBytes = (ascii ? line.length + extraBytes : Buffer.byteLength(line)) + joiner;
-      if (this.#outBytes + bytes + lineBytes > maxBytes || Math.ceil((this.#outChars + chars + lineChars) / 4) > maxTokens) break;
-      rendered = count === 0 ? line : rendered + '\n' + line;
-      bytes += lineBytes;
-      chars += lineChars;
-      start = end + 1;
-    }
-    if (count === 0) return { lines: 0, bytes: 0 };
-    this.#out.push(rendered);
-    this.#shown += count;
-    this.#outBytes += bytes;
-    this.#outChars += chars;
-    if (this.#shown >= limit) this.#open = false;
-    // Bytes of the lines taken: all of the region, or (ASCII) as many as characters.
-    const taken = start === text.length ? regionBytes : ascii ? start : Buffer.byteLength(text.slice(0, start));
-    return { lines: count, bytes: taken };
-  }
-
-  /**
-   * `emitRegion` for a region of ASCII bytes, `chunk[from, to)`, that ends with a break and
-   * holds `lines` breaks: the lines are rendered as bytes into one buffer and become one flat
-   * string, where `emitRegion` joins string pieces into a rope that posting the answer must
-   * flatten, a copy more. Same output and budgets, line for line (every character of an ASCII
-   * line is one byte, and one code unit).
-   */
-  emitAsciiRegion(chunk: Uint8Array, from: number, to: number, lines: number, first: number, crlf = false): { lines: number; bytes: number } {
+  emitRegion(chunk: Uint8Array, from: number, to: number, lines: number, first: number, crlf: boolean, ascii: boolean): { lines: number; bytes: number } {
     const { maxBytes, maxTokens, limit } = this.#limits;
     const { format } = this.#render;
     const numbered = format.numbered;
     const width = numbered ? format.width : 0;
     const prefix = this.#prefixBytes;
     const separator = this.#separatorBytes;
-    // What a line's UTF-8 size exceeds its length in characters by: a non-ASCII prefix or separator.
+    // What a line's UTF-8 size exceeds its length in code units by, beyond its text: a non-ASCII prefix or separator.
     const extraBytes = this.overhead.bytes - this.overhead.chars;
     const room = limit - this.#shown;
     const digitsRoom = numbered ? Math.max(width, String(first).length, String(first + lines).length) : 0;
@@ -232,26 +183,36 @@ export class WindowOutput {
     let bytes = 0;
     let chars = 0;
     for (; start < to && count < room; count++) {
-      const joiner = this.#shown + count > 0 ? 1 : 0;
       const lineStart = o;
       if (count > 0) out[o++] = LF;
       if (numbered) {
-        o = writePrefix(out, o, prefix);
+        o = writeBytes(out, o, prefix);
         o = writeNumber(out, o, first + count, width);
-        o = writePrefix(out, o, separator);
+        o = writeBytes(out, o, separator);
       }
       let i = start;
-      for (let b = chunk[i]; b !== LF; b = chunk[++i]) out[o++] = b as number;
+      // Code units of the text beyond one a byte: fewer for multi-byte characters.
+      let unitsLess = 0;
+      if (ascii) {
+        for (let b = chunk[i]; b !== LF; b = chunk[++i]) out[o++] = b as number;
+      } else {
+        for (let b = chunk[i] as number; b !== LF; b = chunk[++i] as number) {
+          out[o++] = b;
+          // A continuation byte adds no code unit; a 4-byte character's lead adds two.
+          if ((b & 0xc0) === 0x80) unitsLess++;
+          else if (b >= 0xf0) unitsLess--;
+        }
+      }
       // A CR before the LF is the line's break, not its text.
       const lineEnd = crlf && i > start && chunk[i - 1] === CR ? i - 1 : i;
       if (lineEnd < i) o--;
-      if (lineEnd - start > this.lineChars) {
+      if (lineEnd - start - unitsLess > this.lineChars) {
         o = lineStart;
         break;
       }
-      // The joiner of the first line is the one between blocks, added by `content`.
-      const lineBytes = o - lineStart + (count === 0 ? joiner : 0);
-      const lineChars = lineBytes - extraBytes;
+      // The first line's joiner is the one between blocks, which `content` adds.
+      const lineBytes = o - lineStart + (count === 0 && this.#shown > 0 ? 1 : 0);
+      const lineChars = lineBytes - extraBytes - unitsLess;
       if (this.#outBytes + bytes + lineBytes > maxBytes || Math.ceil((this.#outChars + chars + lineChars) / 4) > maxTokens) {
         o = lineStart;
         break;
@@ -261,7 +222,7 @@ export class WindowOutput {
       start = i + 1;
     }
     if (count === 0) return { lines: 0, bytes: 0 };
-    this.#out.push(out.toString(extraBytes === 0 ? 'latin1' : 'utf8', 0, o));
+    this.#out.push(out.toString(ascii && extraBytes === 0 ? 'latin1' : 'utf8', 0, o));
     this.#shown += count;
     this.#outBytes += bytes;
     this.#outChars += chars;
@@ -328,7 +289,7 @@ const SPACE = 0x20;
 const ZERO = 0x30;
 const MINUS = 0x2d;
 
-function writePrefix(out: Buffer, at: number, bytes: Buffer): number {
+function writeBytes(out: Buffer, at: number, bytes: Buffer): number {
   for (let i = 0; i < bytes.length; i++) out[at + i] = bytes[i] as number;
   return at + bytes.length;
 }

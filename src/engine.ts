@@ -77,6 +77,7 @@ export class Engine {
       maxQueuedBytes: options.maxQueuedBytes,
       batchSize: options.batchSize,
       maxInFlight: inFlightBatches(options.threads),
+      cores: options.cores,
       run: (batch) => pool.run(batch),
       recycle: () => pool.recycle(),
       stuckGraceMs: STUCK_GRACE_MS,

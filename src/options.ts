@@ -6,7 +6,14 @@ export interface EngineOptions {
   root?: string;
   /** Several workspace directories; relative paths resolve against the first. */
   roots?: readonly string[];
-  /** Worker threads in the text pool. Default: `os.availableParallelism()`. */
+  /**
+   * CPU cores the engine may count on: how many busy threads are worth keeping busy, and whether
+   * a worker holds a second batch (see README, Scheduling). Default: `os.availableParallelism()`,
+   * which on Node 20 sees CPU affinity and cpusets but not a container's CPU quota: on a host
+   * given 2 CPUs by quota, set 2.
+   */
+  cores?: number;
+  /** Worker threads in the text pool. Default: `cores`. */
   threads?: number;
   /**
    * CPU priority of the worker threads, as a nice increment from 0 (the host's own priority)
@@ -78,6 +85,7 @@ export interface EngineOptions {
 /** Options after defaults and validation; frozen. */
 export interface ResolvedOptions {
   readonly roots: readonly string[];
+  readonly cores: number;
   readonly threads: number;
   readonly workerNice: number;
   readonly workerHeapMb: number | null;
@@ -143,6 +151,8 @@ export const MAX_OUTPUT_BYTES = 64 * 1024 ** 2;
 export const MAX_BINARY_BYTES = 256 * 1024 ** 2;
 export const MAX_LINE_CHARS = 1_000_000;
 export const MAX_CACHE_BYTES = 16 * 1024 ** 3;
+/** More cores than any machine a host runs on has. */
+export const MAX_CORES = 4096;
 /** Session counts beyond this would hold more marks than any host needs. */
 export const MAX_SESSION_COUNT = 1_000_000;
 /** A worker needs this much heap just to start. */
@@ -213,9 +223,11 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
   if (options.denySecrets !== undefined && typeof options.denySecrets !== 'boolean') {
     throw new TypeError(`options.denySecrets must be a boolean (received ${describe(options.denySecrets)})`);
   }
+  const cores = positiveInteger('cores', options.cores, os.availableParallelism(), 1, MAX_CORES);
   return Object.freeze({
     roots: Object.freeze(rootList),
-    threads: positiveInteger('threads', options.threads, os.availableParallelism()),
+    cores,
+    threads: positiveInteger('threads', options.threads, cores),
     workerNice: niceIncrement(options.workerNice),
     workerHeapMb: workerHeap(options.workerHeapMb),
     maxQueued: positiveInteger('maxQueued', options.maxQueued, DEFAULTS.maxQueued),

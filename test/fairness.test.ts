@@ -169,6 +169,14 @@ describe('fair scheduling', () => {
   }, 60_000);
 });
 
+describe('cores', () => {
+  it('refuses a core count that is not a positive integer', async () => {
+    for (const cores of [0, -1, 1.5, Number.NaN]) {
+      await expect(createEngine({ root, cores })).rejects.toThrow(/cores/);
+    }
+  });
+});
+
 describe('task sizes over many threads', () => {
   it('keeps tasks at the share floor when 32 reads wait on 8 threads, and answers every read rightly', async () => {
     for (let i = 0; i < 32; i++) writeFile(root, `many/file-${i}.txt`, `file ${i}\nline two\n`);
@@ -206,5 +214,36 @@ describe('task sizes over many threads', () => {
     } finally {
       await engine.close();
     }
+  }, 30_000);
+
+  it('counts busy threads up to the cores it is given: 32 reads on 8 threads go in tasks of 16 on 2 cores, of 8 on 8', async () => {
+    for (let i = 0; i < 32; i++) writeFile(root, `few-cores/file-${i}.txt`, `file ${i}\n`);
+    const names = Array.from({ length: 32 }, (_, i) => `few-cores/file-${i}.txt`);
+    const tasksPerRound = async (cores: number): Promise<number[]> => {
+      const engine = await createEngine({ root, threads: 8, cores, cacheBytes: 0, settleMs: 0 });
+      try {
+        let rounds = 0;
+        const round = async () => {
+          const session = `cores-round-${rounds++}`;
+          const results = await Promise.all(names.map((name) => engine.read({ path: name, session })));
+          expect(results.map((result) => (result.kind === 'text' ? result.content : result.kind))).toEqual(names.map((_, i) => `1\tfile ${i}`));
+        };
+        for (let i = 0; i < 4; i++) await round();
+        const tasks: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const before = engine.stats().batches;
+          await round();
+          tasks.push(engine.stats().batches - before);
+        }
+        return tasks;
+      } finally {
+        await engine.close();
+      }
+    };
+    // The floor's ceiling on 8 threads is 16, lowered to the reads per busy thread but not under 8:
+    // 32 / 2 cores leaves it at 16 (2 tasks in a quick round), 32 / 8 lowers it to 8 (4 tasks;
+    // a slow round, spread, makes more, never fewer).
+    expect(Math.min(...(await tasksPerRound(2)))).toBeLessThanOrEqual(2);
+    expect(Math.min(...(await tasksPerRound(8)))).toBeGreaterThanOrEqual(4);
   }, 30_000);
 });

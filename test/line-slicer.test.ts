@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderSpec } from '../src/core/line-format.js';
+import { headBytesOf, renderLine, writeLineHead, type LineFormat, type RenderSpec } from '../src/core/line-format.js';
 import { SimdLineFeeds } from '../src/core/line-feeds.js';
 import { LineSlicer, cutText, type SliceLimits, type SliceResult, type SliceStart } from '../src/core/line-slicer.js';
 import { RENDER } from '../src/dialects/readpool.js';
@@ -614,6 +614,27 @@ describe('LineSlicer examples', () => {
     const result = slice(bytes, limits(), () => sizes.shift() ?? UNLIMITED, random);
     expect(result.endings).toEqual({ lf: 1, crlf: 1, cr: 2 });
     expect(result.totalLines).toBe(4);
+  });
+});
+
+describe('writeLineHead', () => {
+  it('writes the bytes renderLine puts before a line, for every format and line number, tail numbering included', () => {
+    const formats: LineFormat[] = [
+      { numbered: true, prefix: '', width: 0, separator: '\t' },
+      { numbered: true, prefix: '', width: 6, separator: '→' },
+      { numbered: true, prefix: '→ ', width: 3, separator: ' │ ' },
+      { numbered: true, prefix: 'L', width: 1, separator: ': ' },
+    ];
+    const out = Buffer.alloc(64);
+    for (const format of formats) {
+      const head = headBytesOf(format);
+      if (head === null) throw new Error('a numbered format has a head');
+      for (const n of [1, 9, 10, 99, 100, 999_999, 1_000_000, 123_456_789, -1, -9, -10, -12_345, 2 ** 40]) {
+        const end = writeLineHead(out, 5, head, n);
+        expect(out.toString('utf8', 5, end), `${JSON.stringify(format)} line ${n}`).toBe(renderLine(format, n, ''));
+      }
+    }
+    expect(headBytesOf({ numbered: false })).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { cutText, cutUtf8 } from './column-window.js';
-import { fillCutMarker, renderLine, type RenderSpec } from './line-format.js';
+import { fillCutMarker, headBytesOf, renderLine, writeLineHead, type HeadBytes, type RenderSpec } from './line-format.js';
 
 /**
  * Where `emitRegion` renders, reused by every window of this thread (a window renders
@@ -48,9 +48,8 @@ export class WindowOutput {
   readonly lineChars: number;
   /** Size of a rendered line beyond its text and number: prefix and separator. */
   readonly overhead: { readonly chars: number; readonly bytes: number };
-  /** The format's prefix and separator as UTF-8, for `emitRegion`. */
-  readonly #prefixBytes: Buffer;
-  readonly #separatorBytes: Buffer;
+  /** The format's line head as bytes, for `emitRegion`; null when lines are not numbered. */
+  readonly #head: HeadBytes | null;
 
   #open = true;
   #budgetStop: 'bytes' | 'tokens' | null = null;
@@ -69,8 +68,7 @@ export class WindowOutput {
     const { format } = render;
     const fixed = format.numbered ? format.prefix + format.separator : '';
     this.overhead = { chars: fixed.length, bytes: Buffer.byteLength(fixed) };
-    this.#prefixBytes = Buffer.from(format.numbered ? format.prefix : '');
-    this.#separatorBytes = Buffer.from(format.numbered ? format.separator : '');
+    this.#head = headBytesOf(format);
     this.lineChars = render.cut === 'budget' ? Math.min(limits.maxTokens * 4, limits.maxBytes) : limits.maxLineChars;
   }
 
@@ -167,15 +165,11 @@ export class WindowOutput {
    */
   emitRegion(chunk: Uint8Array, from: number, to: number, lines: number, first: number, crlf: boolean, ascii: boolean): { lines: number; bytes: number } {
     const { maxBytes, maxTokens, limit } = this.#limits;
-    const { format } = this.#render;
-    const numbered = format.numbered;
-    const width = numbered ? format.width : 0;
-    const prefix = this.#prefixBytes;
-    const separator = this.#separatorBytes;
+    const head = this.#head;
     // What a line's UTF-8 size exceeds its length in code units by, beyond its text: a non-ASCII prefix or separator.
     const extraBytes = this.overhead.bytes - this.overhead.chars;
     const room = limit - this.#shown;
-    const digitsRoom = numbered ? Math.max(width, String(first).length, String(first + lines).length) : 0;
+    const digitsRoom = head === null ? 0 : Math.max(head.width, String(first).length, String(first + lines).length);
     const out = renderingOf(to - from + lines * (this.overhead.bytes + digitsRoom + 1));
     let o = 0;
     let count = 0;
@@ -185,11 +179,7 @@ export class WindowOutput {
     for (; start < to && count < room; count++) {
       const lineStart = o;
       if (count > 0) out[o++] = LF;
-      if (numbered) {
-        o = writeBytes(out, o, prefix);
-        o = writeNumber(out, o, first + count, width);
-        o = writeBytes(out, o, separator);
-      }
+      if (head !== null) o = writeLineHead(out, o, head, first + count);
       let i = start;
       // Code units of the text beyond one a byte: fewer for multi-byte characters.
       let unitsLess = 0;
@@ -285,28 +275,3 @@ export class WindowOutput {
 
 const LF = 0x0a;
 const CR = 0x0d;
-const SPACE = 0x20;
-const ZERO = 0x30;
-const MINUS = 0x2d;
-
-function writeBytes(out: Buffer, at: number, bytes: Buffer): number {
-  for (let i = 0; i < bytes.length; i++) out[at + i] = bytes[i] as number;
-  return at + bytes.length;
-}
-
-/** Writes `n` in decimal (a tail read numbers lines from -1 back), padded with spaces to `width` as `padStart` pads; returns the end. */
-function writeNumber(out: Buffer, at: number, n: number, width: number): number {
-  const magnitude = Math.abs(n);
-  let digits = 1;
-  for (let rest = magnitude; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  const sign = n < 0 ? 1 : 0;
-  let o = at;
-  for (let pad = width - digits - sign; pad > 0; pad--) out[o++] = SPACE;
-  if (sign === 1) out[o++] = MINUS;
-  let rest = magnitude;
-  for (let d = o + digits - 1; d >= o; d--) {
-    out[d] = ZERO + (rest % 10);
-    rest = Math.floor(rest / 10);
-  }
-  return o + digits;
-}

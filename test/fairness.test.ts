@@ -177,36 +177,45 @@ describe('cores', () => {
   });
 });
 
+/**
+ * Reads every one of `names` (files of one line, `file N`) in rounds, and returns the pool tasks
+ * each of six rounds took, after four rounds that warm the workers up (a cold worker's slow reads
+ * are spread, see FLOOR_TASK_MS). Each round is in a session of its own: no earlier read of the
+ * path in the session, so no stat before the read, and every read of the round reaches the
+ * scheduler in the same turn (stats come back in batches, which would split the round as they
+ * arrive). Every answer is checked.
+ */
+async function tasksPerRound(engine: Engine, names: readonly string[]): Promise<number[]> {
+  let rounds = 0;
+  const round = async () => {
+    const session = `round-${rounds++}`;
+    const results = await Promise.all(names.map((name) => engine.read({ path: name, session })));
+    expect(results.map((result) => (result.kind === 'text' ? result.content : result.kind))).toEqual(names.map((_, i) => `1\tfile ${i}`));
+  };
+  for (let i = 0; i < 4; i++) await round();
+  const tasks: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const before = engine.stats().batches;
+    await round();
+    tasks.push(engine.stats().batches - before);
+  }
+  return tasks;
+}
+
 describe('task sizes over many threads', () => {
   it('keeps tasks at the share floor when 32 reads wait on 8 threads, and answers every read rightly', async () => {
-    for (let i = 0; i < 32; i++) writeFile(root, `many/file-${i}.txt`, `file ${i}\nline two\n`);
+    for (let i = 0; i < 32; i++) writeFile(root, `many/file-${i}.txt`, `file ${i}\n`);
+    const names = Array.from({ length: 32 }, (_, i) => `many/file-${i}.txt`);
     const engine = await createEngine({ root, threads: 8, cacheBytes: 0, settleMs: 0 });
     try {
-      const names = Array.from({ length: 32 }, (_, i) => `many/file-${i}.txt`);
-      // Each round in a session of its own: no earlier read of the path in the session, so no
-      // stat before the read, and every read of the round reaches the scheduler in the same turn
-      // (stats come back in batches, which would split the round as they arrive).
-      let rounds = 0;
-      const round = async () => {
-        const session = `round-${rounds++}`;
-        const results = await Promise.all(names.map((name) => engine.read({ path: name, session })));
-        expect(results.map((result) => (result.kind === 'text' ? result.content : result.kind))).toEqual(names.map((_, i) => `1\tfile ${i}\n2\tline two`));
-      };
-      // The first rounds warm the workers up (a cold worker's slow reads are spread, see FLOOR_TASK_MS).
-      for (let i = 0; i < 4; i++) await round();
-      const tasksPerRound: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        const before = engine.stats().batches;
-        await round();
-        tasksPerRound.push(engine.stats().batches - before);
-      }
+      const tasks = await tasksPerRound(engine, names);
       const after = engine.stats();
       // 8 threads: tasks of at least 8 reads (the share floor: 16, lowered to the reads per busy
       // thread, threads counted up to the cores, but never under 8), so a round goes in 4 tasks
       // or fewer, where sharing 32 reads among 8 free workers made 8 tasks of 4. Judged on the
       // best round: a round slowed by the other suites sharing this machine's cores (a read over
       // a millisecond in its worker) has its reads spread as slow ones are, as it should.
-      expect(Math.min(...tasksPerRound)).toBeLessThanOrEqual(4);
+      expect(Math.min(...tasks)).toBeLessThanOrEqual(4);
       // The pace that decides it is a read's time in its worker, as the worker measured it: less
       // than a read's round trip from the host, which adds the task's own.
       expect(after.paceMs).toBeGreaterThan(0);
@@ -219,23 +228,10 @@ describe('task sizes over many threads', () => {
   it('counts busy threads up to the cores it is given: 32 reads on 8 threads go in tasks of 16 on 2 cores, of 8 on 8', async () => {
     for (let i = 0; i < 32; i++) writeFile(root, `few-cores/file-${i}.txt`, `file ${i}\n`);
     const names = Array.from({ length: 32 }, (_, i) => `few-cores/file-${i}.txt`);
-    const tasksPerRound = async (cores: number): Promise<number[]> => {
+    const tasksOn = async (cores: number): Promise<number[]> => {
       const engine = await createEngine({ root, threads: 8, cores, cacheBytes: 0, settleMs: 0 });
       try {
-        let rounds = 0;
-        const round = async () => {
-          const session = `cores-round-${rounds++}`;
-          const results = await Promise.all(names.map((name) => engine.read({ path: name, session })));
-          expect(results.map((result) => (result.kind === 'text' ? result.content : result.kind))).toEqual(names.map((_, i) => `1\tfile ${i}`));
-        };
-        for (let i = 0; i < 4; i++) await round();
-        const tasks: number[] = [];
-        for (let i = 0; i < 6; i++) {
-          const before = engine.stats().batches;
-          await round();
-          tasks.push(engine.stats().batches - before);
-        }
-        return tasks;
+        return await tasksPerRound(engine, names);
       } finally {
         await engine.close();
       }
@@ -243,7 +239,7 @@ describe('task sizes over many threads', () => {
     // The floor's ceiling on 8 threads is 16, lowered to the reads per busy thread but not under 8:
     // 32 / 2 cores leaves it at 16 (2 tasks in a quick round), 32 / 8 lowers it to 8 (4 tasks;
     // a slow round, spread, makes more, never fewer).
-    expect(Math.min(...(await tasksPerRound(2)))).toBeLessThanOrEqual(2);
-    expect(Math.min(...(await tasksPerRound(8)))).toBeGreaterThanOrEqual(4);
+    expect(Math.min(...(await tasksOn(2)))).toBeLessThanOrEqual(2);
+    expect(Math.min(...(await tasksOn(8)))).toBeGreaterThanOrEqual(4);
   }, 30_000);
 });

@@ -175,6 +175,17 @@ function shownLines(result: SliceResult): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Limits for a region test: a window near the start, budgets from the given floors up. */
+function regionLimits(random: Random, lineCount: number, floors: { minBytes: number; minTokens: number }) {
+  return {
+    offset: random.int(1, Math.max(1, lineCount - 5)),
+    limit: random.int(1, 400),
+    maxBytes: random.int(floors.minBytes, 20_000),
+    maxTokens: random.int(floors.minTokens, 5_000),
+    maxLineChars: random.int(20, 3000),
+  };
+}
+
 describe('LineSlicer properties (seeded random inputs)', () => {
   it('slices of a partition concatenate back to the file, with the same exact totalLines in every slice', () => {
     for (let seed = 1; seed <= CASES; seed++) {
@@ -352,13 +363,7 @@ describe('LineSlicer properties (seeded random inputs)', () => {
       // LF or CR LF breaks, which regions take, or a mix with a rare lone CR, where they stop.
       const usual = random.pick(['\n', '\r\n', null]);
       const text = joinLines(lines, () => usual ?? (random.chance(0.05) ? '\r' : random.pick(['\n', '\r\n'])), random.chance(0.7));
-      const caps = {
-        offset: random.int(1, Math.max(1, lines.length - 5)),
-        limit: random.int(1, 400),
-        maxBytes: random.int(512, 20_000),
-        maxTokens: random.int(128, 5_000),
-        maxLineChars: random.int(20, 3000),
-      };
+      const caps = regionLimits(random, lines.length, { minBytes: 512, minTokens: 128 });
       const render = random.pick([RENDER, PLAIN, padded, budget]);
       const where = `seed ${9000 + seed}, limits ${JSON.stringify(caps)}`;
       const whole = slice(text, caps, WHOLE, random, render);
@@ -386,13 +391,7 @@ describe('LineSlicer properties (seeded random inputs)', () => {
       const lines = Array.from({ length: random.int(1, 400) }, () => randomLine(random, 0));
       const usual = random.pick(['\n', '\r\n', null]);
       const text = joinLines(lines, () => usual ?? random.pick(['\n', '\r\n']), random.chance(0.7));
-      const caps = {
-        offset: random.int(1, Math.max(1, lines.length - 5)),
-        limit: random.int(1, 400),
-        maxBytes: random.int(256, 20_000),
-        maxTokens: random.int(64, 5_000),
-        maxLineChars: random.int(20, 3000),
-      };
+      const caps = regionLimits(random, lines.length, { minBytes: 256, minTokens: 64 });
       const render = random.pick([RENDER, PLAIN, padded, narrow, budget]);
       const start = { firstLine: random.pick([1, 1, -lines.length, -random.int(1, 2000)]) };
       // A tail read's window starts at its first (negative) line.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { headBytesOf, renderLine, writeLineHead, type LineFormat, type RenderSpec } from '../src/core/line-format.js';
 import { SimdLineFeeds } from '../src/core/line-feeds.js';
 import { LineSlicer, cutText, type SliceLimits, type SliceResult, type SliceStart } from '../src/core/line-slicer.js';
+import { primeSlicing } from '../src/core/slicer-priming.js';
 import { RENDER } from '../src/dialects/readpool.js';
 
 /** Lines as they are, with the native dialect's cut marker. */
@@ -655,5 +656,23 @@ describe('cutText', () => {
   it('drops a whole emoji rather than half of it', () => {
     expect(cutText('a😀b', 2)).toBe('a');
     expect(cutText('a😀b', 3)).toBe('a😀');
+  });
+});
+
+describe('primeSlicing (a fresh text worker slices a few texts before its first read)', () => {
+  it('runs for every line format and line length, and leaves later windows as they were', () => {
+    const padded: RenderSpec = { format: { numbered: true, prefix: '→ ', width: 6, separator: ' │ ' }, cutMarker: RENDER.cutMarker };
+    const renders = [RENDER, PLAIN, padded, { ...RENDER, cut: 'budget' } satisfies RenderSpec];
+    const feeds = new SimdLineFeeds(65_536);
+    const text = Buffer.from('one\r\ntwo é\nthree 😀\nfour\n');
+    const window = (render: RenderSpec) => {
+      const slicer = new LineSlicer({ offset: 2, limit: 2, maxBytes: UNLIMITED, maxTokens: UNLIMITED, maxLineChars: NO_CUT }, render);
+      slicer.push(text);
+      return slicer.end();
+    };
+    const before = renders.map(window);
+    for (const render of renders) for (const maxLineChars of [1, 80, 2000, NO_CUT]) primeSlicing(render, maxLineChars, feeds.buffer, feeds);
+    expect(renders.map(window)).toEqual(before);
+    expect(before[0]?.content).toBe('2\ttwo é\n3\tthree 😀');
   });
 });

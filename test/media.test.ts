@@ -5,10 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_FIXTURES, writeMediaFixtures, type MediaFixture } from '../fixtures/media.js';
 import { createEngine, type Engine, type ReadRequest, type ReadResult } from '../src/index.js';
+import { kindByName } from '../src/media/kind.js';
 import { expectReadError } from './support/read-error.js';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
@@ -269,4 +271,42 @@ describe('media worker failures', () => {
       await cramped.close();
     }
   }, 60_000);
+});
+
+describe('kindByName (the media kind a path claims, asked on the host for every read)', () => {
+  // The rule as written before it looked only at the path's last characters: the last dot after
+  // the last slash, lowercased, looked up in the table.
+  const EXTENSION_KINDS: Record<string, 'image' | 'pdf' | 'notebook'> = {
+    '.png': 'image', '.jpg': 'image', '.jpeg': 'image', '.gif': 'image', '.webp': 'image', '.bmp': 'image',
+    '.tif': 'image', '.tiff': 'image', '.avif': 'image', '.pdf': 'pdf', '.ipynb': 'notebook',
+  };
+  const byLastDot = (name: string) => {
+    const dot = name.lastIndexOf('.');
+    if (dot === -1 || name.lastIndexOf('/') > dot) return null;
+    return EXTENSION_KINDS[name.slice(dot).toLowerCase()] ?? null;
+  };
+
+  it('names the kind by the extension after the last dot of the last segment, in any case', () => {
+    expect(kindByName('/srv/ws/docs/Report.PDF')).toBe('pdf');
+    expect(kindByName('a/b/analysis.ipynb')).toBe('notebook');
+    expect(kindByName('shots/screen.JPEG')).toBe('image');
+    expect(kindByName('.png')).toBe('image');
+    expect(kindByName('pictures.png/notes')).toBeNull();
+    expect(kindByName('logo.png.txt')).toBeNull();
+    expect(kindByName('archive.tiffany')).toBeNull();
+    expect(kindByName('diagram.svg')).toBeNull();
+    expect(kindByName('Makefile')).toBeNull();
+    expect(kindByName('')).toBeNull();
+  });
+
+  it('agrees with the last-dot rule on any path', () => {
+    const piece = fc.constantFrom('a', 'dir', '.', '/', '.png', '.PDF', '.ipynb', '.tiff', '.tif', 'x.jpeg', '.webpx', 'png', '..', 'é', '.Avif');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const name = pieces.join('');
+        expect(kindByName(name)).toBe(byLastDot(name));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

@@ -6,6 +6,7 @@
 // The engine's config, which the pool hands each thread as its workerData.
 import { workerData } from 'node:worker_threads';
 import xxhash from 'xxhash-wasm';
+import { primeSlicing } from '../src/core/slicer-priming.js';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { createReadTools, readFile, type ReadTools } from '../src/io/read-file.js';
 import { Deferral, failureOf } from '../src/io/refusal.js';
@@ -52,6 +53,7 @@ function runJob(tools: ReadTools, job: TextJob): PoolAnswer {
  */
 export default xxhash().then((api) => {
   const tools = createReadTools(api);
+  primeSlicing(config.render, config.maxLineChars, tools.scratch, tools.feeds);
   return (batch: JobBatch): WireAnswer => runBatch(tools, batch);
 });
 

@@ -34,8 +34,17 @@ export interface HeadBytes {
 }
 
 export function headBytesOf(format: LineFormat): HeadBytes | null {
-  return format.numbered ? { prefix: Buffer.from(format.prefix), width: format.width, separator: Buffer.from(format.separator) } : null;
+  if (!format.numbered) return null;
+  // Made once a format: every window asks, and a thread renders in one format nearly always.
+  let head = headsByFormat.get(format);
+  if (head === undefined) {
+    head = { prefix: Buffer.from(format.prefix), width: format.width, separator: Buffer.from(format.separator) };
+    headsByFormat.set(format, head);
+  }
+  return head;
 }
+
+const headsByFormat = new WeakMap<LineFormat, HeadBytes>();
 
 /**
  * Writes the head `renderLine` puts before line `n`'s text (prefix, the number padded with spaces

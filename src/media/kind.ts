@@ -15,14 +15,25 @@ const IMAGE_EXTENSIONS: Readonly<Record<string, ImageFormat>> = {
   '.avif': 'avif',
 };
 
-/** The media kind a path's extension claims, or null for text (SVG is text: it is XML). */
+const DOCUMENT_EXTENSIONS: Readonly<Record<string, MediaKind>> = { '.pdf': 'pdf', '.ipynb': 'notebook' };
+
+/** The longest extension that names a media kind, its dot included. */
+const LONGEST_EXTENSION = Math.max(...[...Object.keys(IMAGE_EXTENSIONS), ...Object.keys(DOCUMENT_EXTENSIONS)].map((extension) => extension.length));
+const DOT = 0x2e;
+
+/**
+ * The media kind a path's extension claims, or null for text (SVG is text: it is XML). Runs on
+ * the host for every read, so the dot is looked for among the last few characters only: an
+ * extension longer than any listed names no media kind.
+ */
 export function kindByName(path: string): MediaKind | null {
-  const dot = path.lastIndexOf('.');
-  if (dot === -1 || path.lastIndexOf('/') > dot) return null;
+  const stop = Math.max(0, path.length - LONGEST_EXTENSION);
+  let dot = path.length - 1;
+  while (dot >= stop && path.charCodeAt(dot) !== DOT) dot--;
+  // A slash after the dot leaves it in the "extension", which then names nothing.
+  if (dot < stop) return null;
   const extension = path.slice(dot).toLowerCase();
-  if (extension === '.pdf') return 'pdf';
-  if (extension === '.ipynb') return 'notebook';
-  return IMAGE_EXTENSIONS[extension] === undefined ? null : 'image';
+  return DOCUMENT_EXTENSIONS[extension] ?? (IMAGE_EXTENSIONS[extension] === undefined ? null : 'image');
 }
 
 /** The image format or PDF that a file's first bytes announce, or null. */

@@ -26,7 +26,6 @@ export class Scheduler {
   readonly #retries = new RetryLane();
   #queued = 0;
   #running = 0;
-  #batchesInFlight = 0;
   /** Deferred so that every read submitted in the same tick can share a batch. */
   readonly #dispatchSoon = new OncePerTurn(() => this.#dispatch());
   /** Tells the gate, once this turn's settling is done, that sessions may have room again. */
@@ -35,8 +34,8 @@ export class Scheduler {
   readonly #sizing: TaskSizing;
   #closed = false;
   readonly #drained = new Set<Promise<void>>();
-  /** Tickets of the batches in workers (settled ones included until their batch returns). */
-  readonly #inFlight = new Set<Ticket>();
+  /** The batches in workers: a Set of batches, not of reads, which the host would fill and empty a read at a time. */
+  readonly #batches = new Set<Batch>();
   readonly #clock = new SchedulerClock();
   readonly #slots: CancelSlots;
 
@@ -127,7 +126,7 @@ export class Scheduler {
       bytesAdmitted: this.#bytes,
       lanes: this.#lanes.count,
       deepestLanes: this.#lanes.deepest(5),
-      batchesInFlight: this.#batchesInFlight,
+      batchesInFlight: this.#batches.size,
       ...this.#clock.summary(),
     };
   }
@@ -144,7 +143,9 @@ export class Scheduler {
     for (const ticket of this.#retries.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     // Kept alive: the host awaits this close, which must settle however the workers fare.
     if (!(await settlesWithin(Promise.all(this.#drained), graceMs, { keepAlive: true }))) {
-      for (const ticket of this.#inFlight) this.#settle(ticket, failure('closed', { stage: 'running' }), CANCEL.aborted);
+      for (const batch of this.#batches) {
+        for (const ticket of batch.tickets) if (ticket.batch === batch) this.#settle(ticket, failure('closed', { stage: 'running' }), CANCEL.aborted);
+      }
     }
   }
 
@@ -180,8 +181,8 @@ export class Scheduler {
 
   #dispatch(): void {
     const { maxInFlight } = this.#options;
-    while (!this.#closed && this.#batchesInFlight < maxInFlight && this.#queued > 0) {
-      const retry = this.#retries.next(this.#batchesInFlight);
+    while (!this.#closed && this.#batches.size < maxInFlight && this.#queued > 0) {
+      const retry = this.#retries.next(this.#batches.size);
       if (retry === HOLD) return;
       if (retry !== null) {
         this.#send([retry], { retry: true });
@@ -191,8 +192,8 @@ export class Scheduler {
         queued: this.#queued,
         queuedBytes: this.#lanes.bytes,
         sessions: this.#lanes.count,
-        inFlight: this.#batchesInFlight,
-        free: maxInFlight - this.#batchesInFlight,
+        inFlight: this.#batches.size,
+        free: maxInFlight - this.#batches.size,
         running: this.#running,
         paceMs: this.#clock.paceMs,
       });
@@ -221,7 +222,6 @@ export class Scheduler {
     if (this.#closed) return this.#settle(ticket, failure('closed', {}), CANCEL.none);
     const overloaded = this.#overloaded(size, false);
     if (overloaded !== null) return this.#settle(ticket, overloaded, CANCEL.none);
-    this.#inFlight.delete(ticket);
     ticket.cost = size;
     this.#bytes += size;
     this.#requeue(ticket);
@@ -238,18 +238,17 @@ export class Scheduler {
   }
 
   #send(tickets: Ticket[], { retry }: { retry: boolean } = { retry: false }): void {
-    const batch: Batch = { retry, unanswered: tickets.length, stuckTimer: undefined };
+    const batch: Batch = { retry, tickets, unanswered: tickets.length, stuckTimer: undefined };
     const sentAt = performance.now();
     // The batch's time in its worker, where the pool says; null while it has not answered.
     let workerMs: number | null | undefined = null;
     const slots = tickets.map((ticket) => {
-      this.#inFlight.add(ticket);
       recordMs(this.#clock.wait, sentAt - ticket.submittedAt);
       return markSent(ticket, batch, this.#slots.take(), sentAt);
     });
     this.#queued -= tickets.length;
     this.#running += tickets.length;
-    this.#batchesInFlight++;
+    this.#batches.add(batch);
     this.#clock.sent(tickets.length);
     const done = this.#options
       .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1 }))))
@@ -279,11 +278,9 @@ export class Scheduler {
       .finally(() => {
         if (batch.retry) this.#retries.returned();
         this.#slots.release(slots);
-        // A read sent again (`#resend`) may already be in another batch, which keeps it.
-        for (const ticket of tickets) if (ticket.batch === batch || ticket.batch === null) this.#inFlight.delete(ticket);
         clearTimeout(batch.stuckTimer);
         this.#clock.returned(tickets.length, performance.now() - sentAt, workerMs);
-        this.#batchesInFlight--;
+        this.#batches.delete(batch);
         this.#drained.delete(done);
         this.#dispatch();
       });

@@ -43,8 +43,13 @@ export class Flight {
    * may join only before then, so that what it gets was read after it asked.
    */
   joinable: () => boolean = () => true;
-  /** Callers still waiting. */
-  readonly waiters = new Set<FlightWaiter>();
+  /**
+   * Callers still waiting, in the order they joined: the first in a field of its own (nearly
+   * every flight has one caller, and a Set a read was a table to make and throw away on the host
+   * thread), the others in a Set made when a second joins.
+   */
+  #first: FlightWaiter | null = null;
+  #more: Set<FlightWaiter> | null = null;
   /** The outcome, once the work answered. */
   outcome: Outcome | null = null;
   /** The result built once from the outcome, shared by all waiters. */
@@ -54,6 +59,32 @@ export class Flight {
 
   constructor(key: string) {
     this.key = key;
+  }
+
+  /** How many callers wait. */
+  get waiting(): number {
+    return (this.#first === null ? 0 : 1) + (this.#more?.size ?? 0);
+  }
+
+  addWaiter(waiter: FlightWaiter): void {
+    // Behind any still waiting in `#more`, so that callers are answered in the order they came.
+    if (this.#first === null && (this.#more === null || this.#more.size === 0)) this.#first = waiter;
+    else (this.#more ??= new Set()).add(waiter);
+  }
+
+  deleteWaiter(waiter: FlightWaiter): void {
+    if (this.#first === waiter) this.#first = null;
+    else this.#more?.delete(waiter);
+  }
+
+  /** Calls `each` for every caller still waiting, in the order they joined; none wait afterwards. */
+  drainWaiters(each: (waiter: FlightWaiter) => void): void {
+    const first = this.#first;
+    const more = this.#more;
+    this.#first = null;
+    this.#more = null;
+    if (first !== null) each(first);
+    if (more !== null) for (const waiter of more) each(waiter);
   }
 }
 
@@ -86,9 +117,8 @@ export class SingleFlight {
   settle(flight: Flight, outcome: Outcome): void {
     if (this.#flights.get(flight.key) === flight) this.#flights.delete(flight.key);
     flight.outcome = outcome;
-    if (flight.waiters.size === 0) return;
-    for (const waiter of flight.waiters) this.#finish(waiter, flight, outcome);
-    flight.waiters.clear();
+    if (flight.waiting === 0) return;
+    flight.drainWaiters((waiter) => this.#finish(waiter, flight, outcome));
     // Out of the map and every waiter answered, so nothing can join it now. A flight settled
     // before anyone joined (its start failed at once) keeps its outcome for the caller that
     // started it. Letting go of the answer matters because a retired table of the flight map can
@@ -104,7 +134,7 @@ export class SingleFlight {
     waiter.flight = flight;
     if (waiter.signal?.aborted === true) {
       // A flight started for this caller alone is not left running for no one.
-      if (flight.waiters.size === 0 && flight.outcome === null) this.#abandon(flight);
+      if (flight.waiting === 0 && flight.outcome === null) this.#abandon(flight);
       this.#finish(waiter, flight, { ok: false, code: 'aborted', details: { stage: 'queued' } });
       return;
     }
@@ -112,7 +142,7 @@ export class SingleFlight {
       this.#finish(waiter, flight, flight.outcome);
       return;
     }
-    flight.waiters.add(waiter);
+    flight.addWaiter(waiter);
     this.#deadlines.add(waiter);
     waiter.signal?.addEventListener('abort', waiter, { once: true });
   }
@@ -122,8 +152,8 @@ export class SingleFlight {
     const flight = waiter.flight;
     if (waiter.done || flight === null) return;
     this.#finish(waiter, flight, outcome);
-    flight.waiters.delete(waiter);
-    if (flight.waiters.size === 0 && flight.outcome === null) this.#abandon(flight);
+    flight.deleteWaiter(waiter);
+    if (flight.waiting === 0 && flight.outcome === null) this.#abandon(flight);
   }
 
   #abandon(flight: Flight): void {

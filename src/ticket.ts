@@ -31,6 +31,8 @@ export interface Ticket {
 export interface Batch {
   /** A lone retry after a worker died: nothing else is sent while it runs. */
   readonly retry: boolean;
+  /** The reads sent in it; a read sent again since (`Ticket.batch` no longer this one) belongs to its new batch. */
+  readonly tickets: readonly Ticket[];
   /** Reads of the batch not answered yet. */
   unanswered: number;
   /** Set once every read was answered by abort or timeout while the batch still runs. */

@@ -89,8 +89,10 @@ export class ReadWork {
         rerouteStop?.abort();
       };
       flight.cancel = cancel;
-      const joinable = () => hook.sent?.() === false;
-      if (version === null) flight.joinable = joinable;
+      if (version === null) {
+        const joinable = () => hook.sent?.() === false;
+        flight.joinable = joinable;
+      }
       scheduler.enqueue(jobOf(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, hook, (outcome) => {
         if (outcome.ok || outcome.code !== 'binary_file') return land(outcome);
         rerouteStop = new AbortController();

@@ -34,15 +34,21 @@ function workDone(): false {
   return false;
 }
 
+/** A new flight's `cancel` and `joinable` until its starter sets them: shared, not two closures a flight. */
+function nothingToCancel(): void {}
+function alwaysJoinable(): true {
+  return true;
+}
+
 /** Identical work in flight, shared by every caller that asks for it while it runs. */
 export class Flight {
   /** Stops the shared work: called when its last waiter has left. */
-  cancel: () => void = () => undefined;
+  cancel: () => void = nothingToCancel;
   /**
    * False once the work may have opened the file: a caller that has not seen the file's version
    * may join only before then, so that what it gets was read after it asked.
    */
-  joinable: () => boolean = () => true;
+  joinable: () => boolean = alwaysJoinable;
   /**
    * Callers still waiting, in the order they joined: the first in a field of its own (nearly
    * every flight has one caller, and a Set a read was a table to make and throw away on the host

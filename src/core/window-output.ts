@@ -277,7 +277,7 @@ const CR = 0x0d;
  * A region's line copies, one function for each kind of region, outside `emitRegion`: a fresh
  * worker compiles each only when its kind of region comes, and a branch first taken late (a
  * 4-byte character, a CR) no longer throws away `emitRegion`'s optimized code (in a fresh
- * engine's first pass it was compiled 5 to 6 times a thread, 10 to 26 ms each). Each returns
+ * engine's first pass it was compiled 4 times a thread, 10 to 26 ms each). Each returns
  * where its output ends and leaves the line's facts here.
  */
 /** Where the line copied last ends: its LF. */

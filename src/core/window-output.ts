@@ -1,5 +1,6 @@
 import { cutText, cutUtf8 } from './column-window.js';
 import { fillCutMarker, headBytesOf, renderLine, writeLineHead, type HeadBytes, type RenderSpec } from './line-format.js';
+import { copied, copyAsciiLine, copyUtf8Line } from './region-lines.js';
 
 /**
  * Where `emitRegion` renders, reused by every window of this thread (a window renders
@@ -174,9 +175,10 @@ export class WindowOutput {
     const out = renderingOf(capacity);
     // An ASCII region is copied whole to the buffer's end, and each line moved down into place
     // after its head: V8's own typed-array builtins (one search and one move a line) run at full
-    // speed in a fresh worker, where a byte loop runs interpreted until it is compiled.
-    const copied = capacity - (to - from) - from;
-    if (ascii) out.set(chunk.subarray(from, to), copied + from);
+    // speed in a fresh worker, where a byte loop runs interpreted until it is compiled
+    // (`copyAsciiLine`). The region's byte `b` waits at `waiting + b`.
+    const waiting = capacity - (to - from) - from;
+    if (ascii) out.set(chunk.subarray(from, to), waiting + from);
     // A plain view, whose `indexOf` is V8's builtin (a `Buffer`'s goes through a binding).
     const plain = ascii ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length) : chunk;
     let o = 0;
@@ -188,18 +190,19 @@ export class WindowOutput {
       const lineStart = o;
       if (count > 0) out[o++] = LF;
       if (head !== null) o = writeLineHead(out, o, head, first + count);
-      o = ascii ? copyAsciiLine(out, o, plain, start, copied) : copyUtf8Line(out, o, chunk, start);
-      const i = copiedTo;
+      o = ascii ? copyAsciiLine(out, o, plain, start, waiting) : copyUtf8Line(out, o, chunk, start);
+      const i = copied.to;
+      const unitsLess = copied.unitsLess;
       // A CR before the LF is the line's break, not its text.
-      const lineEnd = crlf && copiedCR ? i - 1 : i;
+      const lineEnd = crlf && copied.cr ? i - 1 : i;
       if (lineEnd < i) o--;
-      if (lineEnd - start - copiedUnitsLess > this.lineChars) {
+      if (lineEnd - start - unitsLess > this.lineChars) {
         o = lineStart;
         break;
       }
       // The first line's joiner is the one between blocks, which `content` adds.
       const lineBytes = o - lineStart + (count === 0 && this.#shown > 0 ? 1 : 0);
-      const lineChars = lineBytes - extraBytes - copiedUnitsLess;
+      const lineChars = lineBytes - extraBytes - unitsLess;
       if (this.#outBytes + bytes + lineBytes > maxBytes || Math.ceil((this.#outChars + chars + lineChars) / 4) > maxTokens) {
         o = lineStart;
         break;
@@ -271,50 +274,3 @@ export class WindowOutput {
 }
 
 const LF = 0x0a;
-const CR = 0x0d;
-
-/*
- * A region's line copies, one function for each kind of region, outside `emitRegion`: a fresh
- * worker compiles each only when its kind of region comes, and a branch first taken late (a
- * 4-byte character, a CR) no longer throws away `emitRegion`'s optimized code (in a fresh
- * engine's first pass it was compiled 4 times a thread, 10 to 26 ms each). Each returns
- * where its output ends and leaves the line's facts here.
- */
-/** Where the line copied last ends: its LF. */
-let copiedTo = 0;
-/** The line copied last ends in CR LF. */
-let copiedCR = false;
-/** Its text's UTF-16 code units fewer than its bytes (multi-byte characters). */
-let copiedUnitsLess = 0;
-
-/**
- * A line of an ASCII region, whose bytes wait at `copied + start` (see `emitRegion`): found and
- * moved into place by V8's typed-array builtins, which run at full speed in a fresh worker. The
- * line's bytes never lie below where they go: each line's room for its head was left before the copy.
- */
-function copyAsciiLine(out: Buffer, o: number, plain: Uint8Array, start: number, copied: number): number {
-  const i = plain.indexOf(LF, start);
-  out.copyWithin(o, copied + start, copied + i);
-  copiedTo = i;
-  copiedCR = i > start && plain[i - 1] === CR;
-  copiedUnitsLess = 0;
-  return o + i - start;
-}
-
-/** A line of a UTF-8 region, byte by byte, counting its code units as it goes. */
-function copyUtf8Line(out: Buffer, o: number, chunk: Uint8Array, start: number): number {
-  let i = start;
-  let less = 0;
-  let last = -1;
-  for (let b = chunk[i] as number; b !== LF; b = chunk[++i] as number) {
-    out[o++] = b;
-    // A continuation byte adds no code unit; a 4-byte character's lead adds two. Counted without
-    // branches, so that the first 4-byte character met finds every operation already seen.
-    less += ((b & 0xc0) === 0x80 ? 1 : 0) - (b >= 0xf0 ? 1 : 0);
-    last = b;
-  }
-  copiedTo = i;
-  copiedCR = last === CR;
-  copiedUnitsLess = less;
-  return o;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headBytesOf, renderLine, writeLineHead, type LineFormat, type RenderSpec } from '../src/core/line-format.js';
+import { headBytesOf, renderLine, type LineFormat, type RenderSpec } from '../src/core/line-format.js';
 import { SimdLineFeeds } from '../src/core/line-feeds.js';
 import { LineSlicer, cutText, type SliceLimits, type SliceResult, type SliceStart } from '../src/core/line-slicer.js';
 import { primeSlicing } from '../src/core/slicer-priming.js';
@@ -378,6 +378,26 @@ describe('LineSlicer properties (seeded random inputs)', () => {
     expect(Math.min(...stops.values())).toBeGreaterThanOrEqual(5);
   });
 
+  it('renders regions longer than the source the renderer copies first (16 KiB) exactly as line by line', () => {
+    // Large budgets: a region goes on past the renderer's first copy of the source and is resumed
+    // after each further copy, up to the limit, a long line, a lone CR or the budget.
+    const padded: RenderSpec = { format: { numbered: true, prefix: '→ ', width: 6, separator: ' │ ' }, cutMarker: RENDER.cutMarker };
+    let longest = 0;
+    for (let seed = 1; seed <= 24; seed++) {
+      const random = createRandom(15_000 + seed);
+      const lines = Array.from({ length: random.int(500, 3000) }, () => randomLine(random, random.pick([0, 0, 0.05])));
+      const usual = random.pick(['\n', '\r\n', null]);
+      const text = joinLines(lines, () => usual ?? (random.chance(0.002) ? '\r' : random.pick(['\n', '\r\n'])), random.chance(0.7));
+      const caps = { offset: random.int(1, 50), limit: random.int(400, 3000), maxBytes: random.int(20_000, 400_000), maxTokens: random.int(5_000, 100_000), maxLineChars: random.int(500, 4000) };
+      const render = random.pick([RENDER, PLAIN, padded]);
+      const where = `seed ${15_000 + seed}, limits ${JSON.stringify(caps)}`;
+      const whole = slice(text, caps, WHOLE, random, render);
+      expect(slice(text, caps, ONE_BYTE, random, render), where).toEqual(whole);
+      longest = Math.max(longest, Buffer.byteLength(whole.content));
+    }
+    expect(longest).toBeGreaterThan(4 * 16 * 1024);
+  });
+
   it('renders ASCII regions exactly as line by line, for every line format and budget, tail numbering included', () => {
     // All-ASCII text takes the region path's ASCII loop whenever a window is taken as a region (whole input);
     // 1-byte chunks take every line alone. A non-ASCII prefix and separator (padded) must be
@@ -617,21 +637,26 @@ describe('LineSlicer examples', () => {
   });
 });
 
-describe('writeLineHead', () => {
-  it('writes the bytes renderLine puts before a line, for every format and line number, tail numbering included', () => {
+describe('line heads of a region', () => {
+  it('are the ones renderLine writes, for every format and line number, tail numbering and numbers past 2^31 included', () => {
     const formats: LineFormat[] = [
       { numbered: true, prefix: '', width: 0, separator: '\t' },
       { numbered: true, prefix: '', width: 6, separator: '→' },
       { numbered: true, prefix: '→ ', width: 3, separator: ' │ ' },
       { numbered: true, prefix: 'L', width: 1, separator: ': ' },
+      { numbered: true, prefix: '', width: 16, separator: '|' },
     ];
-    const out = Buffer.alloc(64);
+    const lines = ['first', '', 'third line', 'é and 😀'];
+    const text = `${lines.join('\n')}\n`;
     for (const format of formats) {
-      const head = headBytesOf(format);
-      if (head === null) throw new Error('a numbered format has a head');
-      for (const n of [1, 9, 10, 99, 100, 999_999, 1_000_000, 123_456_789, -1, -9, -10, -12_345, 2 ** 40]) {
-        const end = writeLineHead(out, 5, head, n);
-        expect(out.toString('utf8', 5, end), `${JSON.stringify(format)} line ${n}`).toBe(renderLine(format, n, ''));
+      const render: RenderSpec = { format, cutMarker: RENDER.cutMarker };
+      for (const first of [1, 7, 9, 97, 999_998, 123_456_789, 2 ** 31 - 3, 2 ** 31 - 1, 2 ** 31, 2 ** 40, -1, -4, -10, -12_345, -(2 ** 31) + 2]) {
+        const numbers = lines.map((_, k) => first + k);
+        const limits = { offset: first, limit: lines.length, maxBytes: 1 << 20, maxTokens: 1 << 20, maxLineChars: 2000 };
+        const result = new LineSlicer(limits, render, { firstLine: first });
+        result.push(Buffer.from(text));
+        const where = `${JSON.stringify(format)} from line ${first}`;
+        expect(result.end().content, where).toBe(lines.map((line, k) => renderLine(format, numbers[k] ?? 0, line)).join('\n'));
       }
     }
     expect(headBytesOf({ numbered: false })).toBeNull();

@@ -26,7 +26,7 @@ export function renderLine(format: LineFormat, lineNumber: number, text: string)
   return `${format.prefix}${number}${format.separator}${text}`;
 }
 
-/** A numbered format's line head as UTF-8 bytes, for rendering lines as bytes (`writeLineHead`). */
+/** A numbered format's line head as UTF-8 bytes, for rendering regions of lines as bytes (`RegionRenderer`). */
 export interface HeadBytes {
   readonly prefix: Buffer;
   readonly width: number;
@@ -45,36 +45,6 @@ export function headBytesOf(format: LineFormat): HeadBytes | null {
 }
 
 const headsByFormat = new WeakMap<LineFormat, HeadBytes>();
-
-/**
- * Writes the head `renderLine` puts before line `n`'s text (prefix, the number padded with spaces
- * to the width, separator) into `out` at `at`, as bytes; returns where it ends. A tail read
- * numbers its lines from -1 back.
- */
-export function writeLineHead(out: Buffer, at: number, head: HeadBytes, n: number): number {
-  let o = writeBytes(out, at, head.prefix);
-  const magnitude = Math.abs(n);
-  let digits = 1;
-  for (let rest = magnitude; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  const sign = n < 0 ? 1 : 0;
-  for (let pad = head.width - digits - sign; pad > 0; pad--) out[o++] = SPACE;
-  if (sign === 1) out[o++] = MINUS;
-  let rest = magnitude;
-  for (let d = o + digits - 1; d >= o; d--) {
-    out[d] = ZERO + (rest % 10);
-    rest = Math.floor(rest / 10);
-  }
-  return writeBytes(out, o + digits, head.separator);
-}
-
-const SPACE = 0x20;
-const ZERO = 0x30;
-const MINUS = 0x2d;
-
-function writeBytes(out: Buffer, at: number, bytes: Buffer): number {
-  for (let i = 0; i < bytes.length; i++) out[at + i] = bytes[i] as number;
-  return at + bytes.length;
-}
 
 export function fillCutMarker(marker: string, shown: number, bytes: number): string {
   return marker.replace('{shown}', String(shown)).replace('{bytes}', String(bytes));

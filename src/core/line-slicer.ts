@@ -1,4 +1,3 @@
-import { isAscii, isUtf8 } from 'node:buffer';
 import { ColumnWindow, cutText, type ColumnFacts } from './column-window.js';
 import { ALL_FEEDS, INDEX_OF_FEEDS, type BreakTally, type LineFeedFinder } from './line-feeds.js';
 import type { RenderSpec } from './line-format.js';
@@ -24,13 +23,6 @@ export interface SliceStart {
 
 const LF = 0x0a;
 const CR = 0x0d;
-
-/** How many times `byte` occurs in `chunk[from, to)`. */
-function countByte(chunk: Buffer, byte: number, from: number, to: number): number {
-  let count = 0;
-  for (let i = chunk.indexOf(byte, from); i !== -1 && i < to; i = chunk.indexOf(byte, i + 1)) count++;
-  return count;
-}
 
 /**
  * Streams UTF-8 bytes, one chunk at a time, and keeps only the window of lines asked for.
@@ -298,51 +290,29 @@ export class LineSlicer {
   }
 
   /**
-   * Takes the complete lines from `p` that the window can still show as one region: one native
-   * decode and one render pass, which is what makes small files and pages cheap. The region is
-   * bounded before it is decoded, so a page of a large file decodes the page, not the chunk: at
-   * most the lines left to the limit, none past what the budgets could hold (a line's rendered
-   * size is at least its raw bytes less its break, and at least a third of them in characters),
-   * and none from a line whose raw size could exceed `lineChars` (such a line may need a cut:
-   * it goes alone). Returns the bytes taken, or -1 when no region can be taken from `p` on in this
-   * chunk: no LF left, a lone CR before the next one, or text that is not valid UTF-8.
+   * Takes the complete lines from `p` that the window can still show as one region: one render
+   * pass in WebAssembly and one native decode, which is what makes small files and pages cheap
+   * (`WindowOutput.emitRegion` says which lines a region takes). It looks no further than the
+   * budgets could hold (a line's rendered size is at least its raw bytes less its break, and at
+   * least a third of them in characters), so a page of a large file costs the page, not the
+   * chunk. Returns the bytes taken, or -1 when no region can be taken from `p` on in this chunk:
+   * no LF left, a lone CR before the next one, or text that is not valid UTF-8.
    */
   #collectRegion(chunk: Buffer, p: number, hasCR: boolean): number {
     const output = this.#output;
-    const room = output.room;
-    const last = p + output.rawRoom;
-    const lineChars = output.lineChars;
-    let end = -1;
-    let lines = 0;
-    // Lines end at LF or CR LF in a region: a CR anywhere else is a break of its own, and the
-    // region ends before the line that holds it.
-    let nextCR = hasCR ? chunk.indexOf(CR, p) : -1;
     const firstLF = chunk.indexOf(LF, p);
+    const firstCR = hasCR ? chunk.indexOf(CR, p) : -1;
     // No LF left, or a lone CR before it: no region can start here, nor later in this chunk (a
     // search for each line of a lone-CR file would scan the rest of the chunk every time).
-    if (firstLF === -1 || (nextCR !== -1 && nextCR < firstLF - 1)) return -1;
-    for (let from = p, i = firstLF; i !== -1 && i < last && lines < room; i = chunk.indexOf(LF, from)) {
-      if (i - from > lineChars) break;
-      if (nextCR !== -1 && nextCR < i) {
-        if (nextCR !== i - 1) break;
-        nextCR = chunk.indexOf(CR, i + 1);
-      }
-      end = i;
-      lines++;
-      from = i + 1;
-    }
-    if (end === -1) return 0;
-    const region = chunk.subarray(p, end + 1);
-    const ascii = isAscii(region);
-    if (!ascii && !isUtf8(region)) return -1;
-    const taken = output.emitRegion(chunk, p, end + 1, lines, this.#line, hasCR, ascii);
+    if (firstLF === -1 || (firstCR !== -1 && firstCR < firstLF - 1)) return -1;
+    const taken = output.emitRegion(chunk, p, Math.min(chunk.length, p + output.rawRoom), this.#line, hasCR);
+    if (taken === null) return -1;
+    if (taken.lines === 0) return 0;
     if (this.#index !== null && this.#line + taken.lines >= this.#nextIndexLine) this.#indexRegion(chunk, p, taken.lines);
     this.#line += taken.lines;
-    // Every CR the taken lines hold ends one of them, as half of a CR LF.
-    const pairs = hasCR ? countByte(chunk, CR, p, p + taken.bytes) : 0;
-    this.#endings.crlf += pairs;
-    this.#endings.lf += taken.lines - pairs;
-    if (taken.lines > 0) this.#bytesSinceBreak = 0;
+    this.#endings.crlf += taken.pairs;
+    this.#endings.lf += taken.lines - taken.pairs;
+    this.#bytesSinceBreak = 0;
     return taken.bytes;
   }
 

@@ -20,7 +20,8 @@ const PRIMING_ROUNDS = 4;
  * or cut line to come after V8 optimized that code for plain ASCII threw the optimized code
  * away, and each thread compiled its slicing functions again and again during a fresh engine's
  * first pass (measured on 2 threads: `emitRegion` compiled 8 times, 180 ms of compiler time in
- * all). Takes about 8 ms in a cold isolate, most of it compiling code that the first read would
+ * all; regions are now rendered in WebAssembly, and the priming also instantiates the thread's
+ * renderer). Takes about 8 ms in a cold isolate, most of it compiling code that the first read would
  * compile anyway, and 2 ms run again. `scratch` is the thread's read buffer, which `feeds`
  * counts fastest; what it held is overwritten.
  */

@@ -1,19 +1,9 @@
 import { cutText, cutUtf8 } from './column-window.js';
-import { fillCutMarker, headBytesOf, renderLine, writeLineHead, type HeadBytes, type RenderSpec } from './line-format.js';
-import { copied, copyAsciiLine, copyUtf8Line } from './region-lines.js';
+import { fillCutMarker, headBytesOf, renderLine, type HeadBytes, type RenderSpec } from './line-format.js';
+import { RegionRenderer } from './region-renderer.js';
 
-/**
- * Where `emitRegion` renders, reused by every window of this thread (a window renders
- * synchronously, and its text is copied out as a string before it returns). Grows to the
- * largest region rendered, which a chunk bounds.
- */
-let rendering = Buffer.allocUnsafe(64 * 1024);
-
-/** A rendering buffer of at least `bytes`. */
-function renderingOf(bytes: number): Buffer {
-  if (rendering.length < bytes) rendering = Buffer.allocUnsafe(Math.max(bytes, rendering.length * 2));
-  return rendering;
-}
+/** This thread's region renderer, made at its first region. */
+let renderer: RegionRenderer | undefined;
 
 /** Which lines to return and how much output they may take. */
 export interface SliceLimits {
@@ -153,71 +143,36 @@ export class WindowOutput {
   }
 
   /**
-   * Renders a region of valid UTF-8, `chunk[from, to)`, whose lines end at LF (or, with `crlf`,
-   * at LF or CR LF), that ends with a break and holds `lines` of them, numbered from `first`,
-   * and keeps its lines up to the first that needs a cut or would pass a budget; that line is
-   * left to `emit`, which cuts it or closes the window, so the output is the same as line by
-   * line. Each line's number, separator and bytes are written into one reused buffer (a line that
-   * does not fit is rolled back), and the region becomes one flat string: string pieces joined
-   * into a rope cost their garbage, and a copy more when posting the answer flattens it. A line
-   * is measured as `emit` measures it: its UTF-8 bytes, and its UTF-16 code units (a byte each in
-   * an `ascii` region; else one a character, two for a 4-byte one). Returns the lines taken and
-   * the bytes they span, breaks included.
+   * Renders the lines of `chunk[from, to)` that can go as one region, numbered from `first`: whole
+   * lines of valid UTF-8, each ending at a LF before `to` (or, with `crlf`, at LF or CR LF, and
+   * holding no other CR), none longer than `lineChars`, as many as the limit and the budgets let
+   * through. The line that stops it is left to `emit`, which cuts it or closes the window, so the
+   * output is the same as line by line. The region is rendered in WebAssembly into one flat string
+   * (`RegionRenderer`): string pieces joined into a rope cost their garbage, and a copy more when
+   * posting the answer flattens it. Returns the lines taken, the source bytes they span (breaks
+   * included) and how many ended in CR LF; `null` when they are not valid UTF-8.
    */
-  emitRegion(chunk: Uint8Array, from: number, to: number, lines: number, first: number, crlf: boolean, ascii: boolean): { lines: number; bytes: number } {
+  emitRegion(chunk: Uint8Array, from: number, to: number, first: number, crlf: boolean): { lines: number; bytes: number; pairs: number } | null {
     const { maxBytes, maxTokens, limit } = this.#limits;
-    const head = this.#head;
-    // What a line's UTF-8 size exceeds its length in code units by, beyond its text: a non-ASCII prefix or separator.
-    const extraBytes = this.overhead.bytes - this.overhead.chars;
-    const room = limit - this.#shown;
-    const digitsRoom = head === null ? 0 : Math.max(head.width, String(first).length, String(first + lines).length);
-    const capacity = to - from + lines * (this.overhead.bytes + digitsRoom + 1);
-    const out = renderingOf(capacity);
-    // An ASCII region is copied whole to the buffer's end, and each line moved down into place
-    // after its head: V8's own typed-array builtins (one search and one move a line) run at full
-    // speed in a fresh worker, where a byte loop runs interpreted until it is compiled
-    // (`copyAsciiLine`). The region's byte `b` waits at `waiting + b`.
-    const waiting = capacity - (to - from) - from;
-    if (ascii) out.set(chunk.subarray(from, to), waiting + from);
-    // A plain view, whose `indexOf` is V8's builtin (a `Buffer`'s goes through a binding).
-    const plain = ascii ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length) : chunk;
-    let o = 0;
-    let count = 0;
-    let start = from;
-    let bytes = 0;
-    let chars = 0;
-    for (; start < to && count < room; count++) {
-      const lineStart = o;
-      if (count > 0) out[o++] = LF;
-      if (head !== null) o = writeLineHead(out, o, head, first + count);
-      o = ascii ? copyAsciiLine(out, o, plain, start, waiting) : copyUtf8Line(out, o, chunk, start);
-      const i = copied.to;
-      const unitsLess = copied.unitsLess;
-      // A CR before the LF is the line's break, not its text.
-      const lineEnd = crlf && copied.cr ? i - 1 : i;
-      if (lineEnd < i) o--;
-      if (lineEnd - start - unitsLess > this.lineChars) {
-        o = lineStart;
-        break;
-      }
-      // The first line's joiner is the one between blocks, which `content` adds.
-      const lineBytes = o - lineStart + (count === 0 && this.#shown > 0 ? 1 : 0);
-      const lineChars = lineBytes - extraBytes - unitsLess;
-      if (this.#outBytes + bytes + lineBytes > maxBytes || Math.ceil((this.#outChars + chars + lineChars) / 4) > maxTokens) {
-        o = lineStart;
-        break;
-      }
-      bytes += lineBytes;
-      chars += lineChars;
-      start = i + 1;
-    }
-    if (count === 0) return { lines: 0, bytes: 0 };
-    this.#out.push(out.toString(ascii && extraBytes === 0 ? 'latin1' : 'utf8', 0, o));
-    this.#shown += count;
-    this.#outBytes += bytes;
-    this.#outChars += chars;
+    renderer ??= new RegionRenderer();
+    const region = renderer.render(chunk, from, to, {
+      first,
+      room: limit - this.#shown,
+      lineChars: this.lineChars,
+      bytesRoom: maxBytes - this.#outBytes,
+      charsRoom: maxTokens * 4 - this.#outChars,
+      crlf,
+      joiner: this.#shown > 0,
+      extraBytes: this.overhead.bytes - this.overhead.chars,
+      head: this.#head,
+    });
+    if (region === null || region.lines === 0) return region;
+    this.#out.push(region.text);
+    this.#shown += region.lines;
+    this.#outBytes += region.outBytes;
+    this.#outChars += region.outChars;
     if (this.#shown >= limit) this.#open = false;
-    return { lines: count, bytes: start - from };
+    return region;
   }
 
   /** The one line of a column read (the piece its column window kept); the window closes. */
@@ -273,4 +228,3 @@ export class WindowOutput {
   }
 }
 
-const LF = 0x0a;

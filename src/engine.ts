@@ -15,9 +15,27 @@ import { StatLane } from './stat-lane.js';
 import { TASKS_PER_WORKER, type TextPool } from './text-pool.js';
 import { TurnGate } from './turn-gate.js';
 
-/** Pool tasks in flight: as many as the workers hold (see `TASKS_PER_WORKER`). */
+/**
+ * Machines this small keep a worker's next batch waiting in its port while at most one session
+ * reads: a worker that answers then starts its next batch at once, instead of sleeping until the
+ * host has turned its answer around. Waking a sleeping thread costs the host about 20 µs a
+ * message on this project's 2-core machine (a `postMessage` to an idle worker, against 4 to a
+ * busy one), and the workers' CPU is the scarcer there. Several sessions keep one batch a worker:
+ * a second there made a host's turns longer (answers arriving while it settles others) and its
+ * event-loop delay p99 about twice as high under a mixed load of 200 sessions (see README,
+ * Scheduling). On many cores the host thread is the ceiling, and a second batch a worker only
+ * adds tasks.
+ */
+const PIPELINE_CORES = 4;
+
+/** Pool tasks in flight: one a worker thread, whatever the sessions (see `PIPELINE_CORES`). */
 function inFlightBatches(threads: number): number {
-  return threads * TASKS_PER_WORKER;
+  return threads;
+}
+
+/** Pool tasks in flight while at most one session reads. */
+function aloneInFlightBatches(threads: number, cores: number): number {
+  return cores <= PIPELINE_CORES ? threads * TASKS_PER_WORKER : threads;
 }
 
 /**
@@ -77,8 +95,9 @@ export class Engine {
       maxQueuedBytes: options.maxQueuedBytes,
       batchSize: options.batchSize,
       maxInFlight: inFlightBatches(options.threads),
+      aloneInFlight: aloneInFlightBatches(options.threads, options.cores),
       cores: options.cores,
-      run: (batch) => pool.run(batch),
+      run: (batch, started) => pool.run(batch, started),
       recycle: () => pool.recycle(),
       stuckGraceMs: STUCK_GRACE_MS,
       cancel,
@@ -249,6 +268,6 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const resolved = resolveOptions(options);
   const sandbox = await Sandbox.create(resolved);
-  const { pool, media, cancel } = startPools(resolved, sandbox, inFlightBatches(resolved.threads) * resolved.batchSize);
+  const { pool, media, cancel } = startPools(resolved, sandbox, aloneInFlightBatches(resolved.threads, resolved.cores) * resolved.batchSize);
   return new Engine(resolved, sandbox, pool, media, cancel);
 }

@@ -13,6 +13,12 @@ export interface SchedulerOptions {
   /** Pool tasks in flight at once (the engine sends one a worker thread). */
   readonly maxInFlight: number;
   /**
+   * Pool tasks in flight while at most one session has reads waiting: more than `maxInFlight`
+   * lets a worker hold its next batch while it runs one (the engine does so on small machines).
+   * Default `maxInFlight`.
+   */
+  readonly aloneInFlight?: number;
+  /**
    * The share floor's ceiling: the fewest reads a task goes with while reads are quick and the
    * backlog is deep, lowered for a thin one (see `src/task-sizing.ts`); default
    * `shareFloor(maxInFlight)`.
@@ -25,8 +31,11 @@ export interface SchedulerOptions {
   readonly cores?: number;
   /** The longest a few reads wait for tasks to come back rather than go as a task of their own; default 2 ms. */
   readonly holdMs?: number;
-  /** Runs a batch in a worker. */
-  readonly run: (batch: JobBatch) => Promise<PoolAnswers>;
+  /**
+   * Runs a batch in a worker, calling `started` when the worker begins it (at once for an idle
+   * worker; for a batch waiting behind another in a worker's port, when that one returns).
+   */
+  readonly run: (batch: JobBatch, started: () => void) => Promise<PoolAnswers>;
   /** Replaces the workers; called when a batch is stuck (see `stuckGraceMs`). */
   readonly recycle: () => void;
   /**
@@ -35,7 +44,7 @@ export interface SchedulerOptions {
    * stuck in a system call (a hung network mount) and the workers are recycled.
    */
   readonly stuckGraceMs: number;
-  /** Cancel flags shared with the workers; at least `maxInFlight * batchSize` slots. */
+  /** Cancel flags shared with the workers; a slot for every read that can be in flight (`batchSize` a task). */
   readonly cancel: Int32Array;
   /** Called whenever reads may have left the queue (a batch sent or finished). */
   readonly onRoom?: () => void;

@@ -40,7 +40,7 @@ export class Scheduler {
   readonly #slots: CancelSlots;
 
   constructor(options: SchedulerOptions) {
-    if (options.cancel.length < options.maxInFlight * options.batchSize) {
+    if (options.cancel.length < Math.max(options.maxInFlight, options.aloneInFlight ?? 0) * options.batchSize) {
       throw new RangeError('the cancel array needs a slot for every read that can be in flight');
     }
     this.#options = options;
@@ -163,10 +163,7 @@ export class Scheduler {
       this.#running--;
       if (flag !== CANCEL.none) this.#slots.raise(ticket.slot, flag);
       const batch = ticket.batch;
-      if (batch !== null && --batch.unanswered === 0 && flag !== CANCEL.none) {
-        batch.stuckTimer = setTimeout(() => this.#options.recycle(), this.#options.stuckGraceMs);
-        batch.stuckTimer.unref();
-      }
+      if (batch !== null && --batch.unanswered === 0 && flag !== CANCEL.none && batch.started) this.#watchStuck(batch);
     }
     ticket.state = 'settled';
     clearTimeout(ticket.timer);
@@ -180,8 +177,11 @@ export class Scheduler {
   }
 
   #dispatch(): void {
-    const { maxInFlight } = this.#options;
-    while (!this.#closed && this.#batches.size < maxInFlight && this.#queued > 0) {
+    const { maxInFlight, aloneInFlight = maxInFlight } = this.#options;
+    // Several sessions waiting: one task a worker, so each session's next read waits behind
+    // less of the others' work (fairness), and answers do not pile up into long host turns.
+    const limit = this.#lanes.count > 1 ? maxInFlight : aloneInFlight;
+    while (!this.#closed && this.#batches.size < limit && this.#queued > 0) {
       const retry = this.#retries.next(this.#batches.size);
       if (retry === HOLD) return;
       if (retry !== null) {
@@ -193,7 +193,7 @@ export class Scheduler {
         queuedBytes: this.#lanes.bytes,
         sessions: this.#lanes.count,
         inFlight: this.#batches.size,
-        free: maxInFlight - this.#batches.size,
+        free: limit - this.#batches.size,
         running: this.#running,
         paceMs: this.#clock.paceMs,
       });
@@ -237,8 +237,23 @@ export class Scheduler {
     this.#queued++;
   }
 
+  /**
+   * A batch whose every read was answered early (abort, timeout) and that has begun in its worker
+   * must return within the grace, or its worker is taken for stuck in a system call. A batch
+   * still waiting behind another in its worker's port is not timed until it begins.
+   */
+  #watchStuck(batch: Batch): void {
+    batch.stuckTimer = setTimeout(() => this.#options.recycle(), this.#options.stuckGraceMs);
+    batch.stuckTimer.unref();
+  }
+
+  #began(batch: Batch): void {
+    batch.started = true;
+    if (batch.unanswered === 0 && batch.stuckTimer === undefined && this.#batches.has(batch)) this.#watchStuck(batch);
+  }
+
   #send(tickets: Ticket[], { retry }: { retry: boolean } = { retry: false }): void {
-    const batch: Batch = { retry, tickets, unanswered: tickets.length, stuckTimer: undefined };
+    const batch: Batch = { retry, tickets, unanswered: tickets.length, started: false, stuckTimer: undefined };
     const sentAt = performance.now();
     // The batch's time in its worker, where the pool says; null while it has not answered.
     let workerMs: number | null | undefined = null;
@@ -251,7 +266,10 @@ export class Scheduler {
     this.#batches.add(batch);
     this.#clock.sent(tickets.length);
     const done = this.#options
-      .run(encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1 }))))
+      .run(
+        encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1 }))),
+        () => this.#began(batch),
+      )
       .then(
         (outcomes) => {
           workerMs = outcomes.workerMs;

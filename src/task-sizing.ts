@@ -47,8 +47,9 @@ export interface QueueState {
   /** Sessions with reads waiting. */
   readonly sessions: number;
   /**
-   * Tasks in workers, and how many more the workers can take now: together the thread count,
-   * since a worker holds one task at a time (`TASKS_PER_WORKER`).
+   * Tasks in workers, and how many more the workers can take now: together the tasks allowed in
+   * flight, one a worker thread (two on a small machine while one session reads: see
+   * `SchedulerOptions.aloneInFlight`).
    */
   readonly inFlight: number;
   readonly free: number;

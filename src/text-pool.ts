@@ -5,7 +5,8 @@ import { decodeOutcome, HOST_READY, type JobBatch, type PoolAnswers, type WireOu
 import { workerFile } from './worker-files.js';
 
 export interface TextPool {
-  run(batch: JobBatch): Promise<PoolAnswers>;
+  /** Runs a batch; `started` is called when its thread begins it (see `TASKS_PER_WORKER`). */
+  run(batch: JobBatch, started?: () => void): Promise<PoolAnswers>;
   /**
    * Replaces the workers: new batches go to fresh ones, and the old ones are stopped after a
    * grace period (batches still running on them then fail, and are retried by the
@@ -32,15 +33,12 @@ export interface TextPoolOptions {
 const BOOT_WAIT_MS = 2000;
 
 /**
- * Batches a worker holds at once. One: reads that arrive while a worker is busy wait on the host
- * to share its next batch, instead of going out as a small second one. Measured with this pool
- * against two a worker (the next batch waiting in the worker's port), source tree at
- * concurrency 64 on 2 threads, same process: two kept both cores busier (1.91 to 1.98 of 2
- * against 1.81 to 1.85) and read 4 to 8 % more files a second, but in smaller batches, at 4 to
- * 12 % more host CPU a read; on a machine with cores to spare the host thread is the ceiling.
- * (With Piscina's dearer tasks, two had cost 40 % more host CPU a read and 7 % of the rate.)
+ * The most batches a worker holds at once: the one it runs, and the next, waiting in its port.
+ * The pool hands idle threads a batch first; how many are out is the scheduler's choice (the
+ * engine sends a second one a worker only on small machines, while one session reads: see
+ * `inFlightBatches` in engine.ts).
  */
-export const TASKS_PER_WORKER = 1;
+export const TASKS_PER_WORKER = 2;
 
 /** How long retired workers may finish what they hold before they are stopped. */
 const RETIRE_GRACE_MS = 2000;
@@ -52,6 +50,7 @@ const RESTART_MAX_MS = 5000;
 /** A batch waiting for a thread, or running on one. */
 interface Task {
   readonly batch: JobBatch;
+  readonly started: (() => void) | undefined;
   readonly resolve: (answers: PoolAnswers) => void;
   readonly reject: (error: Error) => void;
 }
@@ -113,10 +112,10 @@ class TextThreads implements TextPool {
     for (let i = 0; i < this.threads; i++) this.#spawn();
   }
 
-  run(batch: JobBatch): Promise<PoolAnswers> {
+  run(batch: JobBatch, started?: () => void): Promise<PoolAnswers> {
     return new Promise<PoolAnswers>((resolve, reject) => {
       if (this.#destroyed) throw new Error('the text pool is stopped');
-      this.#queue.push({ batch, resolve, reject });
+      this.#queue.push({ batch, started, resolve, reject });
       this.#pump();
     });
   }
@@ -147,7 +146,7 @@ class TextThreads implements TextPool {
    * stopped; otherwise it does not, so a host that never closes its engine can still exit.
    */
   #pump(): void {
-    // Idle threads first, then a second batch to each busy one, and so on.
+    // Idle threads first, then a second batch to each busy one.
     for (let depth = 0; depth < TASKS_PER_WORKER && this.#queue.length > 0; depth++) {
       for (const thread of this.#live) {
         if (this.#queue.length === 0) break;
@@ -161,6 +160,7 @@ class TextThreads implements TextPool {
         }
         thread.tasks.push(task);
         thread.worker.ref();
+        if (depth === 0) task.started?.();
       }
     }
     const waiting = this.#queue.length > 0;
@@ -199,6 +199,8 @@ class TextThreads implements TextPool {
     } else {
       const task = thread.tasks.shift();
       if (thread.tasks.length === 0 && !thread.stopping) thread.worker.unref();
+      // The next batch, waiting in the thread's port, runs now.
+      thread.tasks[0]?.started?.();
       if (task !== undefined) settle(task, message);
     }
     if (thread.retiring) return;

@@ -35,7 +35,9 @@ export interface Batch {
   readonly tickets: readonly Ticket[];
   /** Reads of the batch not answered yet. */
   unanswered: number;
-  /** Set once every read was answered by abort or timeout while the batch still runs. */
+  /** Its worker has begun it: until then it may wait in the worker's port behind another batch. */
+  started: boolean;
+  /** Set once every read was answered by abort or timeout while the batch has begun and not returned. */
   stuckTimer: NodeJS.Timeout | undefined;
 }
 

@@ -14,12 +14,16 @@ interface Held {
   readonly batch: JobBatch;
   readonly finish: (outcomes: PoolAnswer[]) => void;
   readonly fail: (error: Error) => void;
+  /** Tells the scheduler its worker has begun the batch. */
+  readonly start: () => void;
 }
 
-function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number; shareFloor?: number; cores?: number; holdMs?: number } = {}) {
+function harness(
+  options: { maxQueued?: number; maxQueuedBytes?: number; batchSize?: number; maxInFlight?: number; aloneInFlight?: number; shareFloor?: number; cores?: number; holdMs?: number; startLater?: boolean } = {},
+) {
   const batchSize = options.batchSize ?? 4;
   const maxInFlight = options.maxInFlight ?? 2;
-  const cancel = new Int32Array(new SharedArrayBuffer(4 * batchSize * maxInFlight));
+  const cancel = new Int32Array(new SharedArrayBuffer(4 * batchSize * Math.max(maxInFlight, options.aloneInFlight ?? 0)));
   const held: Held[] = [];
   const recycled = { count: 0 };
   const scheduler = new Scheduler({
@@ -27,19 +31,22 @@ function harness(options: { maxQueued?: number; maxQueuedBytes?: number; batchSi
     maxQueuedBytes: options.maxQueuedBytes ?? 1e12,
     batchSize,
     maxInFlight,
+    ...(options.aloneInFlight === undefined ? {} : { aloneInFlight: options.aloneInFlight }),
     ...(options.shareFloor === undefined ? {} : { shareFloor: options.shareFloor }),
     ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }),
     // A core for every thread unless a test says otherwise, whatever machine runs the tests.
     cores: options.cores ?? maxInFlight,
-    // The pool stand-in takes every task: `maxInFlight` workers, one batch each.
+    // The pool stand-in takes every task and begins it at once (`maxInFlight` workers, one batch
+    // each), unless `startLater`: then a batch begins when the test calls its `start`.
     cancel,
     stuckGraceMs: 50,
     recycle: () => {
       recycled.count++;
     },
-    run: (batch) =>
+    run: (batch, started) =>
       new Promise<PoolAnswer[]>((resolve, reject) => {
-        held.push({ batch, finish: resolve, fail: reject });
+        held.push({ batch, finish: resolve, fail: reject, start: started });
+        if (options.startLater !== true) started();
       }),
   });
   const config: WorkerConfig = {
@@ -85,6 +92,7 @@ const ok = (path: string): JobOutcome => ({
 });
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 
 describe('Scheduler', () => {
   it('batches reads submitted in the same tick into one task', async () => {
@@ -172,6 +180,37 @@ describe('Scheduler', () => {
     expect(recycled.count).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(recycled.count).toBe(1);
+  });
+
+  it('times a batch whose reads were all answered early only from when its worker begins it', async () => {
+    // A batch waiting in a worker's port behind another is not stuck, however long that one runs.
+    const { scheduler, held, recycled } = harness({ startLater: true });
+    const answer = scheduler.submit(spec('a'), 10);
+    await tick();
+    expect(await answer).toMatchObject({ ok: false, code: 'timeout' });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(recycled.count).toBe(0);
+    held[0]?.start();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(recycled.count).toBe(1);
+  });
+
+  it('sends a second task a worker while one session reads, and one a worker while several do', async () => {
+    const { scheduler, held } = harness({ batchSize: 2, maxInFlight: 2, aloneInFlight: 4, holdMs: 60_000 });
+    const alone = names('a', 8).map((name) => scheduler.submit(spec(name), 10_000, undefined, 'one'));
+    await tick();
+    expect(held).toHaveLength(4);
+    for (const h of held.splice(0)) h.finish(h.batch.paths.map((path) => ok(path)));
+    await Promise.all(alone);
+    // Two sessions waiting: the tasks in flight stop at maxInFlight.
+    const shared = [...names('b', 6).map((name) => scheduler.submit(spec(name), 10_000, undefined, 'one')), ...names('c', 6).map((name) => scheduler.submit(spec(name), 10_000, undefined, 'two'))];
+    await tick();
+    expect(held).toHaveLength(2);
+    while (held.length > 0) {
+      for (const h of held.splice(0)) h.finish(h.batch.paths.map((path) => ok(path)));
+      await tick();
+    }
+    expect((await Promise.all(shared)).every((read) => read.ok)).toBe(true);
   });
 
   it('does not recycle while a read of the batch is still unanswered', async () => {
@@ -298,8 +337,6 @@ describe('Scheduler', () => {
   });
 
   describe('with many threads, a task carries at least the share floor while another is out', () => {
-    const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
-
     it('sends a thin backlog in tasks of 8, not a sliver to each free worker; a few more wait for a task to come back', async () => {
       // A hold that no timer ends within this test: what ends it here is the task coming back.
       const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 8, holdMs: 60_000 });

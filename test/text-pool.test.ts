@@ -50,6 +50,29 @@ describe('the text pool', () => {
     expect(new Set(answers.flatMap(threadsOf)).size).toBe(2);
   });
 
+  it('gives an idle thread a batch first, then a second to a busy one, begun when the first returns', async () => {
+    const p = echoPool(2);
+    const began: string[] = [];
+    const done: string[] = [];
+    const run = (name: string) =>
+      p.run(batchOf(`/a/slow-${name}`), () => began.push(name)).then((answer) => {
+        done.push(name);
+        return threadsOf(answer)[0];
+      });
+    // Until both threads have loaded, a loaded one takes the second batch of a pair too.
+    const seen = new Set<number>();
+    while (seen.size < 2) for (const answer of await Promise.all([p.run(batchOf('/a/warm-1')), p.run(batchOf('/a/warm-2'))])) seen.add(threadsOf(answer)[0] ?? NaN);
+    const runs = ['a', 'b', 'c', 'd'].map(run);
+    // Two threads idle: a and b begin at once; c and d wait in their ports.
+    expect(began).toEqual(['a', 'b']);
+    const [a, b, c, d] = await Promise.all(runs);
+    expect(new Set([a, b]).size).toBe(2);
+    expect(new Set([c, d])).toEqual(new Set([a, b]));
+    // A waiting batch begins only once the batch ahead of it on its thread has returned.
+    for (const name of ['c', 'd']) expect(began.indexOf(name)).toBeGreaterThanOrEqual(2);
+    expect(done.slice(0, 2).sort()).toEqual(['a', 'b']);
+  });
+
   it('after a recycle, sends batches to fresh threads at once, and lets a batch still running on an old thread answer within its grace', async () => {
     const p = echoPool(1);
     const [before] = threadsOf(await p.run(batchOf('/a/1')));

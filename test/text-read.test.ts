@@ -218,7 +218,8 @@ describe('batches', () => {
       fs.writeFileSync(path.join(root, name), `small file ${i}\n`);
       return name;
     });
-    const fresh = await createEngine({ root, threads: 1, maxTokens: 100_000 });
+    // Eight cores: one task a worker (a smaller machine sends a second, and the ten reads would go as two batches).
+    const fresh = await createEngine({ root, threads: 1, cores: 8, maxTokens: 100_000 });
     try {
       const order: string[] = [];
       const reads = ['large-copy.log', ...small].map((name) =>

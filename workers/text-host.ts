@@ -5,7 +5,8 @@
  * fails to load fails the thread, which the pool counts as a start-up failure.
  *
  * One listener, one message each way a batch: no task ids, queues or async resources, which
- * the host would pay for on every batch. The host sends a thread one batch at a time.
+ * the host would pay for on every batch. Batches are answered in the order they came (the host
+ * may send the next while one runs).
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';

@@ -36,6 +36,8 @@ export class Scheduler {
   readonly #drained = new Set<Promise<void>>();
   /** The batches in workers: a Set of batches, not of reads, which the host would fill and empty a read at a time. */
   readonly #batches = new Set<Batch>();
+  /** Of those, the batches their workers have begun: a worker runs one at a time. */
+  #begun = 0;
   readonly #clock = new SchedulerClock();
   readonly #slots: CancelSlots;
 
@@ -196,6 +198,7 @@ export class Scheduler {
         free: limit - this.#batches.size,
         running: this.#running,
         paceMs: this.#clock.paceMs,
+        idle: Math.max(0, maxInFlight - this.#begun),
       });
       if (size === 0) break;
       const tickets = this.#lanes.take(size);
@@ -248,8 +251,10 @@ export class Scheduler {
   }
 
   #began(batch: Batch): void {
+    if (!this.#batches.has(batch)) return;
     batch.started = true;
-    if (batch.unanswered === 0 && batch.stuckTimer === undefined && this.#batches.has(batch)) this.#watchStuck(batch);
+    this.#begun++;
+    if (batch.unanswered === 0 && batch.stuckTimer === undefined) this.#watchStuck(batch);
   }
 
   #send(tickets: Ticket[], { retry }: { retry: boolean } = { retry: false }): void {
@@ -299,6 +304,7 @@ export class Scheduler {
         clearTimeout(batch.stuckTimer);
         this.#clock.returned(tickets.length, performance.now() - sentAt, workerMs);
         this.#batches.delete(batch);
+        if (batch.started) this.#begun--;
         this.#drained.delete(done);
         this.#dispatch();
       });

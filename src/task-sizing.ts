@@ -39,6 +39,17 @@ export function shareFloor(threads: number): number {
  */
 export const FLOOR_MIN = 8;
 
+/**
+ * The fewest reads a task goes with when it would wait in a busy worker's port (see
+ * `SchedulerOptions.aloneInFlight`): half of `cap`. Such a task is not
+ * urgent, its worker being busy, and tasks of a sliver each cost the host as much as several
+ * reads: on 2 cores (source tree, concurrency 64, 2 threads) the second tasks went with about
+ * 11 reads on average where they might have gone with 16.
+ */
+function portFloorOf(cap: number): number {
+  return Math.max(1, cap >> 1);
+}
+
 /** What the next task's size depends on, as the scheduler sees it now. */
 export interface QueueState {
   /** Reads waiting in the lanes, and the bytes of their files (unsized reads count 0). */
@@ -60,6 +71,11 @@ export interface QueueState {
   readonly running: number;
   /** A read's recent time in its worker, in milliseconds (0 before any task came back). */
   readonly paceMs: number;
+  /**
+   * Workers that hold no task now. With none, the next task would wait in a worker's port
+   * behind the one it runs (see `SchedulerOptions.aloneInFlight`).
+   */
+  readonly idle: number;
 }
 
 export class TaskSizing {
@@ -92,7 +108,11 @@ export class TaskSizing {
     // The share floor, for one session's quick reads (several sessions keep the small tasks
     // that fairness wants; slow reads, judged at the floor's ceiling, are spread over the workers).
     const ceiling = Math.min(cap, this.#floor);
-    const floor = several || state.paceMs * ceiling > FLOOR_TASK_MS ? 1 : this.#lowered(ceiling, state);
+    const shared = several || state.paceMs * ceiling > FLOOR_TASK_MS ? 1 : this.#lowered(ceiling, state);
+    // A task that would wait behind another in its worker need not go now: it waits for half a
+    // full batch, or for a worker to free up (see `portFloor`).
+    const portFloor = portFloorOf(cap);
+    const floor = state.idle === 0 ? Math.max(shared, portFloor) : shared;
     // Fewer reads than a task is worth while tasks are out: they wait for those to come back
     // (or for more reads), up to HOLD_MS, unless their files are large enough to be worth one.
     if (inFlight > 0 && queued < floor && state.queuedBytes < HOLD_BYTES && !this.#holdOver) {
@@ -106,7 +126,8 @@ export class TaskSizing {
     // in one process against that rule: host CPU per miss 14.5 against 16.4 µs, files/s +8 %.
     // At the floor: as many tasks of at least `floor` reads as the queue fills, the last one
     // taking the remainder rather than leaving it to wait.
-    const tasks = Math.max(1, Math.min(free, Math.floor(queued / floor)));
+    // Beyond a task for each idle worker, one for a port only with the port floor's worth.
+    const tasks = Math.max(1, Math.min(free, Math.floor(queued / floor), state.idle + Math.floor(queued / portFloor)));
     return Math.min(cap, Math.ceil(queued / tasks));
   }
 

@@ -213,6 +213,27 @@ describe('Scheduler', () => {
     expect((await Promise.all(shared)).every((read) => read.ok)).toBe(true);
   });
 
+  it("sends a task that would wait in a busy worker's port only with half a batch, else when a worker frees up", async () => {
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2, aloneInFlight: 4, holdMs: 60_000 });
+    const first = names('a', 16).map((name) => scheduler.submit(spec(name), 10_000, undefined, 'one'));
+    await tick();
+    expect(held.map((h) => h.batch.paths.length)).toEqual([4, 4, 4, 4]);
+    const more = names('b', 2).map((name) => scheduler.submit(spec(name), 10_000, undefined, 'one'));
+    await tick();
+    expect(held).toHaveLength(4);
+    // Each worker still holds a task (the one that waited in its port runs now): the two wait on.
+    for (const h of held.slice(0, 2)) h.finish(h.batch.paths.map((path) => ok(path)));
+    await tick();
+    expect(held).toHaveLength(4);
+    // A worker with nothing left: they go.
+    held[2]?.finish(held[2].batch.paths.map((path) => ok(path)));
+    await tick();
+    expect(held.map((h) => h.batch.paths)).toHaveLength(5);
+    expect(held[4]?.batch.paths).toEqual(['b0', 'b1']);
+    for (const h of [held[3], held[4]]) h?.finish(h.batch.paths.map((path) => ok(path)));
+    expect((await Promise.all([...first, ...more])).every((read) => read.ok)).toBe(true);
+  });
+
   it('does not recycle while a read of the batch is still unanswered', async () => {
     const { scheduler, held, recycled } = harness({ batchSize: 2, maxInFlight: 1 });
     const quick = scheduler.submit(spec('a'), 10);

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { BatchesOut } from './batches-out.js';
 import { CancelSlots } from './cancel-slots.js';
 import { settlesWithin } from './deadlines.js';
 import { HOLD, Lanes, RetryLane } from './lanes.js';
@@ -34,10 +35,7 @@ export class Scheduler {
   readonly #sizing: TaskSizing;
   #closed = false;
   readonly #drained = new Set<Promise<void>>();
-  /** The batches in workers: a Set of batches, not of reads, which the host would fill and empty a read at a time. */
-  readonly #batches = new Set<Batch>();
-  /** Of those, the batches their workers have begun: a worker runs one at a time. */
-  #begun = 0;
+  readonly #batches: BatchesOut;
   readonly #clock = new SchedulerClock();
   readonly #slots: CancelSlots;
 
@@ -46,9 +44,12 @@ export class Scheduler {
       throw new RangeError('the cancel array needs a slot for every read that can be in flight');
     }
     this.#options = options;
+    const recycle = () => options.recycle();
+    this.#batches = new BatchesOut(options.stuckGraceMs, recycle);
     const floor = options.shareFloor ?? shareFloor(options.maxInFlight);
     const cores = options.cores ?? os.availableParallelism();
-    this.#sizing = new TaskSizing({ batchSize: options.batchSize, floor, cores, ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }) }, () => this.#dispatch());
+    const inFlight = { maxInFlight: options.maxInFlight, aloneInFlight: options.aloneInFlight ?? options.maxInFlight };
+    this.#sizing = new TaskSizing({ batchSize: options.batchSize, floor, cores, ...inFlight, ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }) }, () => this.#dispatch());
     this.#slots = new CancelSlots(options.cancel);
     this.#roomSoon = options.onRoom === undefined ? null : new OncePerTurn(options.onRoom);
   }
@@ -145,7 +146,7 @@ export class Scheduler {
     for (const ticket of this.#retries.drain()) this.#settle(ticket, failure('closed', {}), CANCEL.aborted);
     // Kept alive: the host awaits this close, which must settle however the workers fare.
     if (!(await settlesWithin(Promise.all(this.#drained), graceMs, { keepAlive: true }))) {
-      for (const batch of this.#batches) {
+      for (const batch of this.#batches.values()) {
         for (const ticket of batch.tickets) if (ticket.batch === batch) this.#settle(ticket, failure('closed', { stage: 'running' }), CANCEL.aborted);
       }
     }
@@ -165,7 +166,7 @@ export class Scheduler {
       this.#running--;
       if (flag !== CANCEL.none) this.#slots.raise(ticket.slot, flag);
       const batch = ticket.batch;
-      if (batch !== null && --batch.unanswered === 0 && flag !== CANCEL.none && batch.started) this.#watchStuck(batch);
+      if (batch !== null && --batch.unanswered === 0 && flag !== CANCEL.none) this.#batches.answeredEarly(batch);
     }
     ticket.state = 'settled';
     clearTimeout(ticket.timer);
@@ -179,10 +180,8 @@ export class Scheduler {
   }
 
   #dispatch(): void {
-    const { maxInFlight, aloneInFlight = maxInFlight } = this.#options;
-    // Several sessions waiting: one task a worker, so each session's next read waits behind
-    // less of the others' work (fairness), and answers do not pile up into long host turns.
-    const limit = this.#lanes.count > 1 ? maxInFlight : aloneInFlight;
+    const { maxInFlight } = this.#options;
+    const limit = this.#sizing.limit(this.#lanes.count);
     while (!this.#closed && this.#batches.size < limit && this.#queued > 0) {
       const retry = this.#retries.next(this.#batches.size);
       if (retry === HOLD) return;
@@ -198,7 +197,7 @@ export class Scheduler {
         free: limit - this.#batches.size,
         running: this.#running,
         paceMs: this.#clock.paceMs,
-        idle: Math.max(0, maxInFlight - this.#begun),
+        idle: Math.max(0, maxInFlight - this.#batches.begun),
       });
       if (size === 0) break;
       const tickets = this.#lanes.take(size);
@@ -240,23 +239,6 @@ export class Scheduler {
     this.#queued++;
   }
 
-  /**
-   * A batch whose every read was answered early (abort, timeout) and that has begun in its worker
-   * must return within the grace, or its worker is taken for stuck in a system call. A batch
-   * still waiting behind another in its worker's port is not timed until it begins.
-   */
-  #watchStuck(batch: Batch): void {
-    batch.stuckTimer = setTimeout(() => this.#options.recycle(), this.#options.stuckGraceMs);
-    batch.stuckTimer.unref();
-  }
-
-  #began(batch: Batch): void {
-    if (!this.#batches.has(batch)) return;
-    batch.started = true;
-    this.#begun++;
-    if (batch.unanswered === 0 && batch.stuckTimer === undefined) this.#watchStuck(batch);
-  }
-
   #send(tickets: Ticket[], { retry }: { retry: boolean } = { retry: false }): void {
     const batch: Batch = { retry, tickets, unanswered: tickets.length, started: false, stuckTimer: undefined };
     const sentAt = performance.now();
@@ -273,7 +255,7 @@ export class Scheduler {
     const done = this.#options
       .run(
         encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1 }))),
-        () => this.#began(batch),
+        () => this.#batches.began(batch),
       )
       .then(
         (outcomes) => {
@@ -301,10 +283,8 @@ export class Scheduler {
       .finally(() => {
         if (batch.retry) this.#retries.returned();
         this.#slots.release(slots);
-        clearTimeout(batch.stuckTimer);
         this.#clock.returned(tickets.length, performance.now() - sentAt, workerMs);
-        this.#batches.delete(batch);
-        if (batch.started) this.#begun--;
+        this.#batches.returned(batch);
         this.#drained.delete(done);
         this.#dispatch();
       });

@@ -211,6 +211,22 @@ describe('Scheduler', () => {
       await tick();
     }
     expect((await Promise.all(shared)).every((read) => read.ok)).toBe(true);
+    // One session again, but several were reading a moment ago: one task a worker still.
+    const soon = names('d', 8).map((name) => scheduler.submit(spec(name), 10_000, undefined, 'one'));
+    await tick();
+    expect(held).toHaveLength(2);
+    while (held.length > 0) {
+      for (const h of held.splice(0)) h.finish(h.batch.paths.map((path) => ok(path)));
+      await tick();
+    }
+    await Promise.all(soon);
+    // Past that moment (100 ms), two again.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const later = names('e', 8).map((name) => scheduler.submit(spec(name), 10_000, undefined, 'one'));
+    await tick();
+    expect(held).toHaveLength(4);
+    for (const h of held.splice(0)) h.finish(h.batch.paths.map((path) => ok(path)));
+    await Promise.all(later);
   });
 
   it("sends a task that would wait in a busy worker's port only with half a batch, else when a worker frees up", async () => {
@@ -232,6 +248,19 @@ describe('Scheduler', () => {
     expect(held[4]?.batch.paths).toEqual(['b0', 'b1']);
     for (const h of [held[3], held[4]]) h?.finish(h.batch.paths.map((path) => ok(path)));
     expect((await Promise.all([...first, ...more])).every((read) => read.ok)).toBe(true);
+  });
+
+  it("fills idle workers' tasks up to batchSize, and a port's only to half of it", async () => {
+    // A session that starts reading then waits behind at most half a batch more in each worker.
+    const { scheduler, held } = harness({ batchSize: 8, maxInFlight: 2, aloneInFlight: 4, holdMs: 60_000 });
+    const reads = names('a', 40).map((name) => scheduler.submit(spec(name), 10_000, undefined, 'one'));
+    await tick();
+    expect(held.map((h) => h.batch.paths.length)).toEqual([8, 8, 4, 4]);
+    while (held.length > 0) {
+      for (const h of held.splice(0)) h.finish(h.batch.paths.map((path) => ok(path)));
+      await tick();
+    }
+    expect((await Promise.all(reads)).every((read) => read.ok)).toBe(true);
   });
 
   it('does not recycle while a read of the batch is still unanswered', async () => {

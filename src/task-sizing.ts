@@ -40,11 +40,12 @@ export function shareFloor(threads: number): number {
 export const FLOOR_MIN = 8;
 
 /**
- * The fewest reads a task goes with when it would wait in a busy worker's port (see
- * `SchedulerOptions.aloneInFlight`): half of `cap`. Such a task is not
- * urgent, its worker being busy, and tasks of a sliver each cost the host as much as several
- * reads: on 2 cores (source tree, concurrency 64, 2 threads) the second tasks went with about
- * 11 reads on average where they might have gone with 16.
+ * The reads a task takes when it would wait in a busy worker's port (see
+ * `SchedulerOptions.aloneInFlight`): half of `cap`, no fewer (fewer wait for a worker to free
+ * up) and no more. Such a task is not urgent, its worker being busy, and a sliver costs the host
+ * as much as several reads: on 2 cores (source tree, concurrency 64, 2 threads) the tasks went
+ * with 11.5 reads on average, against 15 to 18 so. No more, so that a session that starts
+ * reading waits behind at most that much more in each worker.
  */
 function portFloorOf(cap: number): number {
   return Math.max(1, cap >> 1);
@@ -103,10 +104,10 @@ export class TaskSizing {
   /** When `limit` last found several sessions with reads waiting (`performance.now()`). */
   #severalAt = -Infinity;
 
-  /** `holdEnded` is called when a hold runs out: the scheduler then sends what waits. */
   /**
    * `maxInFlight` tasks may be out at once, `aloneInFlight` (more, on a small machine) while one
-   * session reads alone (see `limit`).
+   * session reads alone (see `limit`). `holdEnded` is called when a hold runs out: the scheduler
+   * then sends what waits.
    */
   constructor(options: { batchSize: number; floor: number; cores: number; maxInFlight: number; aloneInFlight: number; holdMs?: number }, holdEnded: () => void) {
     if (!(Number.isSafeInteger(options.cores) && options.cores > 0)) throw new RangeError(`cores must be a positive integer (received ${options.cores})`);

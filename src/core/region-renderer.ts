@@ -125,7 +125,10 @@ export class RegionRenderer {
     const width = head?.width ?? 0;
     const most = Math.min(ask.room, span);
     if (Math.abs(ask.first) > MAX_I32 - most) return NONE;
-    const capacity = span + (most + 1) * (1 + prefixLen + sepLen + Math.max(width, NUMBER_CHARS));
+    // The output: every line rendered, or what the byte budget lets through plus the line being
+    // written when it runs out (its text scanned up to `lineChars` and a step past).
+    const lineHead = 1 + prefixLen + sepLen + Math.max(width, NUMBER_CHARS);
+    const capacity = Math.min(span + (most + 1) * lineHead, Math.max(0, ask.bytesRoom) + lineHead + Math.min(ask.lineChars, span) + 32);
     const sourceAt = OUT_AT + align16(capacity + SLACK);
     const view = this.#reserve(sourceAt + span + SLACK);
     if (head !== this.#head && head !== null) {

@@ -9,6 +9,7 @@ import type { ColumnFacts } from './core/column-window.js';
 import type { CompiledDenyRules } from './core/deny-matcher.js';
 import type { SliceLimits, StopReason } from './core/line-slicer.js';
 import type { LineEnding, TextEncoding } from './core/sniff.js';
+import { contentPieces, joinPieces } from './core/slice-result.js';
 import type { ThreadPriority } from './io/thread-priority.js';
 
 /** What any worker needs to open files the sandbox's way (text and media pools alike). */
@@ -282,7 +283,8 @@ export type WireOutcome =
       mtimeMs: number,
       version: string,
       xxh64: string | null,
-      content: string,
+      /** A long window as its pieces, each under V8's large-object size (see `PIECE_CHARS`). */
+      content: string | readonly string[],
       startLine: number,
       endLine: number,
       totalLines: number | null,
@@ -312,7 +314,7 @@ export function encodeOutcome(outcome: PoolAnswer, requested: string): WireOutco
   const v = outcome.value;
   if (v.kind === 'binary') return [1, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.data, v.sha256];
   return [
-    0, v.path === requested ? null : v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.content, v.startLine, v.endLine,
+    0, v.path === requested ? null : v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, contentPieces(v) ?? v.content, v.startLine, v.endLine,
     v.totalLines, STOPS.indexOf(v.stop), v.cutLines, ENCODINGS.indexOf(v.encoding), v.bom, ENDINGS.indexOf(v.lineEnding), v.sha256, v.index,
     v.firstCutLine, v.column, v.finalBreak,
   ];
@@ -337,7 +339,8 @@ export function decodeOutcome(wire: WireOutcome, requested: string): PoolAnswer 
       return {
         ok: true,
         value: {
-          kind: 'text', path: sent ?? requested, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine,
+          kind: 'text', path: sent ?? requested, relativePath, size, mtimeMs, version, xxh64,
+          content: typeof content === 'string' ? content : joinPieces(content), startLine, endLine,
           totalLines, stop, finalBreak, cutLines, firstCutLine, column, encoding, bom, lineEnding, sha256, index,
         },
       };

@@ -9,6 +9,8 @@ import { writeGeneratedLines } from './support/generated-file.js';
 import { textJob } from './support/text-job.js';
 import { makeTempDir, removeTempDir } from './support/temp-dir.js';
 import { compileDenyRules } from '../src/core/deny-rules.js';
+import { PIECE_CHARS } from '../src/core/slice-result.js';
+import { decodeOutcome, encodeOutcome } from '../src/wire.js';
 
 const LOG_LINES = 120_000;
 const MIXED_LINES = 30_000;
@@ -130,6 +132,31 @@ describe('the line index a scan leaves behind', () => {
       // Line n of the log starts at byte 100 * (n - 1); one entry every INDEX_EVERY lines.
       const expected = Array.from({ length: LOG_LINES / INDEX_EVERY + 1 }, (_, k) => [1 + k * INDEX_EVERY, k * INDEX_EVERY * 100]).flat();
       expect(Array.from(result.index), `offset ${offset}, maxTokens ${maxTokens}`).toEqual(expected);
+    }
+  });
+});
+
+describe('a long window across the thread hop', () => {
+  it('goes as pieces under V8\'s large-object size and arrives as the same content, however it was read', () => {
+    const context = createReaderContext({ roots: [root], deny: compileDenyRules({ denySecrets: false, deny: [] }), maxFileBytes: 1024 ** 3, maxBinaryBytes: 1024 ** 2 });
+    const tools = createReadTools(hasher);
+    // A whole scan, a tail read, and a short window that stays one string.
+    for (const [offset, limit] of [[1, 2000], [-1500, 1500], [1, 100]] as const) {
+      const job = textJob(path.join(root, 'app.log'), { offset, limit, maxBytes: 1024 ** 2, maxTokens: 1024 ** 2 });
+      const payload = readFile(context, tools, job, () => null);
+      if (payload.kind !== 'text') throw new Error('expected a text payload');
+      const wire = encodeOutcome({ ok: true, value: payload }, job.path);
+      const sent = wire[0] === 0 ? wire[7] : null;
+      const where = `offset ${offset}, limit ${limit}`;
+      if (payload.content.length > PIECE_CHARS) {
+        expect(Array.isArray(sent), where).toBe(true);
+        for (const piece of sent as string[]) expect(piece.length, where).toBeLessThanOrEqual(PIECE_CHARS);
+      } else {
+        expect(sent, where).toBe(payload.content);
+      }
+      // Structured clone, as the thread hop does, then the host's decoding.
+      const decoded = decodeOutcome(structuredClone(wire), job.path);
+      expect(decoded, where).toEqual({ ok: true, value: payload });
     }
   });
 });

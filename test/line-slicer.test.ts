@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { headBytesOf, renderLine, type LineFormat, type RenderSpec } from '../src/core/line-format.js';
 import { SimdLineFeeds } from '../src/core/line-feeds.js';
 import { LineSlicer, cutText, type SliceLimits, type SliceResult, type SliceStart } from '../src/core/line-slicer.js';
+import { contentPieces, PIECE_CHARS } from '../src/core/slice-result.js';
 import { primeSlicing } from '../src/core/slicer-priming.js';
 import { RENDER } from '../src/dialects/readpool.js';
 
@@ -383,6 +384,7 @@ describe('LineSlicer properties (seeded random inputs)', () => {
     // after each further copy, up to the limit, a long line, a lone CR or the budget.
     const padded: RenderSpec = { format: { numbered: true, prefix: '→ ', width: 6, separator: ' │ ' }, cutMarker: RENDER.cutMarker };
     let longest = 0;
+    let longPieces = 0;
     for (let seed = 1; seed <= 24; seed++) {
       const random = createRandom(15_000 + seed);
       const lines = Array.from({ length: random.int(500, 3000) }, () => randomLine(random, random.pick([0, 0, 0.05])));
@@ -394,8 +396,17 @@ describe('LineSlicer properties (seeded random inputs)', () => {
       const whole = slice(text, caps, WHOLE, random, render);
       expect(slice(text, caps, ONE_BYTE, random, render), where).toEqual(whole);
       longest = Math.max(longest, Buffer.byteLength(whole.content));
+      // A long window is kept as pieces under V8's large-object size, which make up its content.
+      const pieces = contentPieces(whole);
+      if (whole.content.length <= PIECE_CHARS) expect(pieces, where).toBeUndefined();
+      else {
+        expect(pieces?.join(''), where).toBe(whole.content);
+        for (const piece of pieces ?? []) expect(piece.length, where).toBeLessThanOrEqual(PIECE_CHARS);
+        longPieces++;
+      }
     }
     expect(longest).toBeGreaterThan(4 * 16 * 1024);
+    expect(longPieces).toBeGreaterThanOrEqual(3);
   });
 
   it('renders ASCII regions exactly as line by line, for every line format and budget, tail numbering included', () => {

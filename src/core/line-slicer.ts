@@ -1,7 +1,7 @@
 import { ColumnWindow, cutText, type ColumnFacts } from './column-window.js';
 import { ALL_FEEDS, INDEX_OF_FEEDS, type BreakTally, type LineFeedFinder } from './line-feeds.js';
 import type { RenderSpec } from './line-format.js';
-import { windowFields, type LineEndingCounts, type LineIndexPairs, type SliceResult, type WindowFields } from './slice-result.js';
+import { joinPieces, keepPieces, windowFields, type LineEndingCounts, type LineIndexPairs, type SliceResult, type WindowFields } from './slice-result.js';
 import { WindowOutput, type SliceLimits, type StopReason } from './window-output.js';
 
 // The slicer's module is where callers find everything about a slice.
@@ -135,8 +135,9 @@ export class LineSlicer {
     const startLine = this.#limits.offset;
     const output = this.#output;
     const endLine = startLine + output.shown - 1;
-    return {
-      content: output.content,
+    const pieces = output.pieces;
+    const result: SliceResult = {
+      content: pieces.length === 1 ? (pieces[0] as string) : joinPieces(pieces),
       startLine,
       endLine,
       totalLines,
@@ -148,6 +149,8 @@ export class LineSlicer {
       endings: { ...this.#endings },
       index: this.#index,
     };
+    keepPieces(result, pieces);
+    return result;
   }
 
   #collecting(): boolean {

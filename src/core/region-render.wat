@@ -18,7 +18,7 @@
 ;;   `bytesRoom` bytes or `charsRoom` code units (`why` 0).
 ;; A line that stops it is rolled back: `out` is where the last whole line ends, `next` where the
 ;; next line starts in the source. Flags: 1 numbered, 2 CR LF breaks, 4 the first line counts the
-;; line feed joining it to the output before (`WindowOutput.content` writes it).
+;; line feed joining it to the output before (`WindowOutput.pieces` writes it).
 ;;
 ;; The UTF-16 code units of a line are its bytes, less its continuation bytes (10xxxxxx), plus one
 ;; for each 4-byte lead (11110xxx); `high` is set when any taken byte is not ASCII, and the caller

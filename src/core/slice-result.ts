@@ -44,9 +44,45 @@ export interface SliceResult extends WindowFields {
   readonly index: LineIndexPairs | null;
 }
 
-/** Just the window of a slice, for a payload. */
+/**
+ * The most UTF-16 code units a piece of a long window holds: a string of up to this many fits
+ * V8's regular heap pages (120 KiB even as two-byte characters). A larger one goes to its
+ * large-object space, where each string gets freshly mapped pages of its own: on this project's
+ * 2-core VM a 200 KB string took 874 µs to make, two of 100 KB 12.7. A window longer than this
+ * is kept as pieces, made into a rope for `content` (no flat copy on the worker) and posted to
+ * the host as the pieces (see `contentPieces`).
+ */
+export const PIECE_CHARS = 60 * 1024;
+
+/** Long windows' pieces, by the object whose `content` they make up (see `PIECE_CHARS`). */
+const longContent = new WeakMap<object, readonly string[]>();
+
+/** The pieces `holder.content` is made of when it is long, for posting them apart; else undefined. */
+export function contentPieces(holder: object): readonly string[] | undefined {
+  return longContent.get(holder);
+}
+
+/** Records that `holder.content` is made of `pieces`, when there is more than one. */
+export function keepPieces(holder: object, pieces: readonly string[] | undefined): void {
+  if (pieces !== undefined && pieces.length > 1) longContent.set(holder, pieces);
+}
+
+/** `to`, which took its `content` from `from`, made of the same pieces; returned for chaining. */
+export function carryPieces<T extends object>(to: T, from: object): T {
+  keepPieces(to, contentPieces(from));
+  return to;
+}
+
+/** One string from the pieces of a long window: a rope, flattened only where a reader needs it flat. */
+export function joinPieces(pieces: readonly string[]): string {
+  let text = '';
+  for (const piece of pieces) text += piece;
+  return text;
+}
+
+/** Just the window of a slice, for a payload (its pieces go with it: see `keepPieces`). */
 export function windowFields(slice: SliceResult): WindowFields {
-  return {
+  return carryPieces<WindowFields>({
     content: slice.content,
     startLine: slice.startLine,
     endLine: slice.endLine,
@@ -56,5 +92,5 @@ export function windowFields(slice: SliceResult): WindowFields {
     cutLines: slice.cutLines,
     firstCutLine: slice.firstCutLine,
     column: slice.column,
-  };
+  }, slice);
 }

@@ -1,6 +1,7 @@
 import { cutText, cutUtf8 } from './column-window.js';
 import { fillCutMarker, headBytesOf, renderLine, type HeadBytes, type RenderSpec } from './line-format.js';
 import { RegionRenderer } from './region-renderer.js';
+import { PIECE_CHARS } from './slice-result.js';
 
 /** This thread's region renderer, made at its first region. */
 let renderer: RegionRenderer | undefined;
@@ -84,8 +85,31 @@ export class WindowOutput {
     return this.#firstCutLine;
   }
 
-  get content(): string {
-    return this.#out.join('\n');
+  /**
+   * The output as strings that concatenate to it, each of at most `PIECE_CHARS` code units
+   * unless a single line is longer: the blocks, with the LF between them, joined a group at a
+   * time. One piece whenever the output is short.
+   */
+  get pieces(): readonly string[] {
+    const out = this.#out;
+    if (this.#outChars <= PIECE_CHARS) return [out.join('\n')];
+    const pieces: string[] = [];
+    let group: string[] = [];
+    let chars = 0;
+    for (let i = 0; i < out.length; i++) {
+      const block = out[i] as string;
+      const joined = block.length + (i > 0 ? 1 : 0);
+      if (chars > 0 && chars + joined > PIECE_CHARS) {
+        pieces.push(group.join(''));
+        group = [];
+        chars = 0;
+      }
+      if (i > 0) group.push('\n');
+      group.push(block);
+      chars += joined;
+    }
+    if (group.length > 0) pieces.push(group.join(''));
+    return pieces;
   }
 
   /** Lines the limit still allows. */
@@ -159,7 +183,9 @@ export class WindowOutput {
       first,
       room: limit - this.#shown,
       lineChars: this.lineChars,
-      bytesRoom: maxBytes - this.#outBytes,
+      // A region's text stays within V8's regular heap pages (see `PIECE_CHARS`): the line that
+      // would take it past them goes alone, and the next region takes up after it.
+      bytesRoom: Math.min(maxBytes - this.#outBytes, PIECE_CHARS),
       charsRoom: maxTokens * 4 - this.#outChars,
       crlf,
       joiner: this.#shown > 0,

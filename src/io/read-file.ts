@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { XXHashAPI } from 'xxhash-wasm';
 import { SimdLineFeeds } from '../core/line-feeds.js';
 import { LineSlicer, windowFields } from '../core/line-slicer.js';
+import { carryPieces } from '../core/slice-result.js';
 import { SNIFF_BYTES, sniffHead, summariseEndings } from '../core/sniff.js';
 import { sniffMedia } from '../media/kind.js';
 import type { BinaryPayload, FilePayload, SeekHint, TextJob, TextPayload } from '../wire.js';
@@ -172,7 +173,7 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
     sha256: sha === null ? null : sha.digest('hex'),
     index: slice.index === null ? null : Float64Array.from(slice.index),
   };
-  return payload;
+  return carryPieces(payload, slice);
 }
 
 /**
@@ -201,7 +202,7 @@ function readFromHint(reading: Reading, job: TextJob, hint: SeekHint): FilePaylo
   }
   checkStable(opened);
   const slice = slicer.end(hint.totalLines, hint.finalBreak);
-  return {
+  const payload: TextPayload = {
     kind: 'text',
     ...facts(opened, size, hint.xxh64),
     ...windowFields(slice),
@@ -211,6 +212,7 @@ function readFromHint(reading: Reading, job: TextJob, hint: SeekHint): FilePaylo
     sha256: null,
     index: null,
   };
+  return carryPieces(payload, slice);
 }
 
 /**
@@ -253,7 +255,7 @@ function readTail(reading: Reading, job: TextJob): FilePayload {
   const last = Buffer.alloc(1);
   const lastBreak = fs.readSync(opened.fd, last, 0, 1, size - 1) === 1 && (last[0] === 0x0a || last[0] === 0x0d);
   const slice = slicer.end(-1, lastBreak);
-  return {
+  const payload: TextPayload = {
     kind: 'text',
     ...facts(opened, size, null),
     ...windowFields(slice),
@@ -264,6 +266,7 @@ function readTail(reading: Reading, job: TextJob): FilePayload {
     sha256: null,
     index: null,
   };
+  return carryPieces(payload, slice);
 }
 
 function withOffset(job: TextJob, offset: number, limit: number): TextJob {

@@ -162,7 +162,7 @@ export class RegionRenderer {
     }
     const lines = wasm.lines.value;
     if (lines === 0) return NONE;
-    const taken = (wasm.next.value) - sourceAt;
+    const taken = wasm.next.value - sourceAt;
     const ascii = wasm.high.value === 0;
     if (!ascii && !isUtf8(chunk.subarray(from, from + taken))) return null;
     const end = wasm.out.value;

@@ -1,7 +1,19 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { niceSettings } from './io/thread-priority.js';
 import type { MediaConfig, MediaJob, MediaOutcome } from './media/wire.js';
 import { workerFile } from './worker-files.js';
+
+let piscina: Promise<typeof Piscina> | null = null;
+
+/**
+ * Piscina loads with the first media read: importing it took about 25 ms on this project's
+ * 2-core machine, most of what `import('readpool')` cost over bare node, for hosts that may
+ * never read an image.
+ */
+function loadPiscina(): Promise<typeof Piscina> {
+  piscina ??= import('piscina').then((loaded) => loaded.Piscina);
+  return piscina;
+}
 
 export interface MediaPoolOptions {
   readonly threads: number;
@@ -26,6 +38,8 @@ export class MediaPool {
   #pending = 0;
   readonly #retiring = new Set<Promise<void>>();
   #recycles = 0;
+  #begun = false;
+  #destroyed = false;
   /** Pools replaced because a worker died in a task: their other tasks' failures are not theirs. */
   readonly #broken = new WeakSet<Piscina<MediaJob, MediaOutcome>>();
 
@@ -36,7 +50,7 @@ export class MediaPool {
 
   /** True once the first media read started the pool. */
   get started(): boolean {
-    return this.#pool !== null || this.#recycles > 0;
+    return this.#begun;
   }
 
   get recycles(): number {
@@ -54,6 +68,7 @@ export class MediaPool {
    */
   async run(job: MediaJob, signal: AbortSignal): Promise<MediaOutcome> {
     this.#pending++;
+    this.#begun = true;
     try {
       return await this.#runOn(job, signal, true);
     } finally {
@@ -68,7 +83,9 @@ export class MediaPool {
    * by the replacement and not by their own doing, run once more in the new pool.
    */
   async #runOn(job: MediaJob, signal: AbortSignal, mayRetry: boolean): Promise<MediaOutcome> {
-    this.#pool ??= this.#start();
+    const Pool = await loadPiscina();
+    if (this.#destroyed) throw new Error('the media pool is stopped');
+    this.#pool ??= this.#start(Pool);
     const pool = this.#pool;
     try {
       const outcome = await pool.run(job, { signal });
@@ -86,15 +103,16 @@ export class MediaPool {
   }
 
   async destroy(): Promise<void> {
+    this.#destroyed = true;
     const pool = this.#pool;
     this.#pool = null;
     await Promise.all([pool?.destroy(), ...this.#retiring]);
   }
 
-  #start(): Piscina<MediaJob, MediaOutcome> {
+  #start(Pool: typeof Piscina): Piscina<MediaJob, MediaOutcome> {
     const { threads, nice, heapMb, idleTimeoutMs } = this.#options;
     const priority = niceSettings(nice);
-    return new Piscina<MediaJob, MediaOutcome>({
+    return new Pool<MediaJob, MediaOutcome>({
       filename: workerFile('media-worker'),
       minThreads: 0,
       maxThreads: threads,

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
@@ -30,6 +30,16 @@ console.log(JSON.stringify({
   missing: { isError: missing.isError, text: missing.content[0].text },
   rejection: { isReadError: rejection instanceof ReadError, code: rejection.code },
 }));
+`;
+
+/** A host that reads text and nothing else. */
+const TEXT_READ = `
+import { createEngine } from 'readpool';
+
+const engine = await createEngine({ root: process.argv[2] });
+const result = await engine.read({ path: 'here.txt' });
+await engine.close();
+console.log(result.content);
 `;
 
 describe('the built package', () => {
@@ -64,4 +74,29 @@ describe('the built package', () => {
     expect(outcome.missing.text).toContain('missing.txt');
     expect(outcome.rejection).toEqual({ isReadError: true, code: 'not_found' });
   });
+
+  it('loads no package a text read does not need: Piscina, sharp and mupdf wait for a media read, zod and the MCP SDK for a tool', () => {
+    const trace = path.join(SCRATCH, `loads-${process.pid}.txt`);
+    const reader = path.join(SCRATCH, `text-read-${process.pid}.mjs`);
+    fs.rmSync(trace, { force: true });
+    fs.writeFileSync(reader, TEXT_READ);
+    const preload = pathToFileURL(path.join(REPO, 'test/support/trace-loads.mjs')).href;
+    const run = spawnSync(process.execPath, ['--import', preload, reader, root], {
+      cwd: REPO,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, READPOOL_TRACE_LOADS: trace },
+    });
+    fs.rmSync(reader, { force: true });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('1\tone\n2\ttwo\n');
+    const loaded = fs.readFileSync(trace, 'utf8');
+    fs.rmSync(trace, { force: true });
+    const packages = new Set([...loaded.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((match) => match[1]));
+    // The trace sees what it should: the engine's own chunks and the one package a read needs.
+    expect(loaded).toContain('/dist/src/');
+    expect(packages).toContain('lru-cache');
+    for (const name of ['piscina', 'sharp', 'mupdf', 'zod', '@modelcontextprotocol/sdk']) expect(packages).not.toContain(name);
+  });
 });
+

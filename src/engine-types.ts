@@ -53,6 +53,11 @@ export interface EngineStats extends SchedulerStats {
    */
   readonly stat: StatLaneStats;
   readonly threads: number;
+  /**
+   * The text pool: whether its threads have started (see the `startThreads` option), and how
+   * many reads the host thread answered itself before any was ready.
+   */
+  readonly text: { readonly started: boolean; readonly hostReads: number };
   readonly roots: readonly string[];
   readonly answered: number;
   readonly cache: CacheStats;

@@ -200,6 +200,7 @@ export class Engine {
       lanes: Math.max(pool.lanes, depths.size),
       deepestLanes,
       threads: this.#pool.threads,
+      text: { started: this.#pool.started, hostReads: this.#pool.hostReads },
       roots: this.#sandbox.roots,
       answered: c.answered,
       cache: {

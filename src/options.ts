@@ -16,6 +16,14 @@ export interface EngineOptions {
   /** Worker threads in the text pool. Default: `cores`. */
   threads?: number;
   /**
+   * When the text pool's threads start. `'now'` (the default): in `createEngine`, so that they
+   * are ready by the time reads come. `'when-needed'`: when a read needs one, for a program that
+   * may read only a small file or two and exit (the `readpool read` command). Either way a small
+   * read that comes before any thread is ready is answered on the calling thread (see README,
+   * Start-up).
+   */
+  startThreads?: 'now' | 'when-needed';
+  /**
    * CPU priority of the worker threads, as a nice increment from 0 (the host's own priority)
    * to 19 (lowest). Lower-priority workers yield a core to the host's thread at once, which
    * keeps its event loop responsive while the pool is busy. Default 10.
@@ -87,6 +95,7 @@ export interface ResolvedOptions {
   readonly roots: readonly string[];
   readonly cores: number;
   readonly threads: number;
+  readonly startThreads: 'now' | 'when-needed';
   readonly workerNice: number;
   readonly workerHeapMb: number | null;
   readonly maxQueued: number;
@@ -187,6 +196,11 @@ function niceIncrement(value: unknown): number {
   return value;
 }
 
+function threadStart(value: unknown): 'now' | 'when-needed' {
+  if (value === undefined || value === 'now' || value === 'when-needed') return value ?? 'now';
+  throw new TypeError(`options.startThreads must be 'now' or 'when-needed' (received ${describe(value)})`);
+}
+
 function stringList(name: string, value: unknown, what: string): string[] {
   if (!Array.isArray(value)) throw new TypeError(`options.${name} must be an array of ${what}`);
   const entries: unknown[] = value;
@@ -228,6 +242,7 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
     roots: Object.freeze(rootList),
     cores,
     threads: positiveInteger('threads', options.threads, cores),
+    startThreads: threadStart(options.startThreads),
     workerNice: niceIncrement(options.workerNice),
     workerHeapMb: workerHeap(options.workerHeapMb),
     maxQueued: positiveInteger('maxQueued', options.maxQueued, DEFAULTS.maxQueued),

@@ -12,8 +12,9 @@ const MEDIA_IDLE_MS = 30_000;
 const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 
 /**
- * Starts the text pool's workers now (they boot while the caller goes on, so a first read finds
- * them ready or nearly) and sets up the media pool, which starts on the first media read.
+ * Starts the text pool's workers now, unless they start when needed (they boot while the caller
+ * goes on, and the host thread answers small reads until one is ready), and sets up the media
+ * pool, which starts on the first media read.
  * `cancelSlots` is the number of reads that can be in flight, each with a shared cancel flag.
  */
 export function startPools(resolved: ResolvedOptions, sandbox: Sandbox, cancelSlots: number): { pool: TextPool; media: MediaPool; cancel: Int32Array } {
@@ -29,7 +30,7 @@ export function startPools(resolved: ResolvedOptions, sandbox: Sandbox, cancelSl
       render: RENDER,
       cancel,
     },
-    { threads: resolved.threads, nice: resolved.workerNice, heapMb: resolved.workerHeapMb },
+    { threads: resolved.threads, nice: resolved.workerNice, heapMb: resolved.workerHeapMb, hostBatches: true, start: resolved.startThreads },
   );
   const media = new MediaPool(
     {

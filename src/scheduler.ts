@@ -254,7 +254,7 @@ export class Scheduler {
     this.#clock.sent(tickets.length);
     const done = this.#options
       .run(
-        encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1 }))),
+        encodeBatch(tickets.map((ticket, i) => ({ spec: ticket.job, slot: slots[i] ?? -1, defer: ticket.cost === UNSIZED && tickets.length > 1, size: ticket.cost }))),
         () => this.#batches.began(batch),
       )
       .then(

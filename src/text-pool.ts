@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { settlesWithin } from './deadlines.js';
+import { HostBatches } from './host-batches.js';
 import { niceSettings } from './io/thread-priority.js';
 import { decodeOutcome, HOST_READY, type JobBatch, type PoolAnswers, type WireOutcome, type WorkerConfig } from './wire.js';
-import { workerFile } from './worker-files.js';
+import { isSubstituted, workerFile } from './worker-files.js';
 
 export interface TextPool {
   /** Runs a batch; `started` is called when its thread begins it (see `TASKS_PER_WORKER`). */
@@ -14,6 +15,10 @@ export interface TextPool {
    */
   recycle(): void;
   readonly threads: number;
+  /** Its threads have been started (see `TextPoolOptions.start`). */
+  readonly started: boolean;
+  /** Reads the host thread answered while no thread was ready (see `HostBatches`). */
+  readonly hostReads: number;
   destroy(): Promise<void>;
 }
 
@@ -23,6 +28,17 @@ export interface TextPoolOptions {
   readonly nice: number;
   /** Old-generation heap cap of each worker in MiB, or null for V8's default. */
   readonly heapMb: number | null;
+  /**
+   * The host thread answers small batches while no thread has started yet (see `HostBatches`).
+   * Default false.
+   */
+  readonly hostBatches?: boolean;
+  /**
+   * When the threads start: with the pool (`now`, the default), or when a batch needs one
+   * (`when-needed`): one the host thread may not take, or a second one waiting. A one-shot
+   * command that reads one small file then starts none.
+   */
+  readonly start?: 'now' | 'when-needed';
 }
 
 /**
@@ -53,6 +69,8 @@ interface Task {
   readonly started: (() => void) | undefined;
   readonly resolve: (answers: PoolAnswers) => void;
   readonly reject: (error: Error) => void;
+  /** The host thread declined it: only a thread runs it. */
+  forThread?: boolean;
 }
 
 /** One worker thread of the pool. */
@@ -96,6 +114,13 @@ class TextThreads implements TextPool {
   /** Applied by the thread's helper where a thread cannot lower its own priority (see `niceSettings`). */
   readonly #helperNice: number;
   #live: Thread[] = [];
+  /** Answers batches while no thread has ever been ready; null where the host reads nothing. */
+  #onHost: HostBatches | null;
+  #hostTurn: NodeJS.Immediate | undefined;
+  /** Some thread has loaded its handler: from then on only threads read. */
+  #threadsUp = false;
+  #started = false;
+  #hostReads = 0;
   readonly #retiring = new Set<Promise<void>>();
   readonly #queue: Task[] = [];
   #failures = 0;
@@ -109,6 +134,23 @@ class TextThreads implements TextPool {
     this.#config = config;
     this.#heapMb = options.heapMb;
     this.#helperNice = niceSettings(options.nice).niceIncrement;
+    // A test that stands in for the worker entry exercises the threads: the host runs none of it.
+    this.#onHost = options.hostBatches === true && !isSubstituted('text-worker') ? new HostBatches(config, () => this.#pump()) : null;
+    if (options.start !== 'when-needed') this.#startThreads();
+    this.#onHost?.load();
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  get hostReads(): number {
+    return this.#hostReads;
+  }
+
+  #startThreads(): void {
+    if (this.#started) return;
+    this.#started = true;
     for (let i = 0; i < this.threads; i++) this.#spawn();
   }
 
@@ -123,6 +165,7 @@ class TextThreads implements TextPool {
   recycle(): void {
     const old = this.#live;
     this.#live = [];
+    this.#started = true;
     for (const thread of old) thread.retiring = true;
     for (let i = 0; i < this.threads; i++) this.#spawn();
     this.#pump();
@@ -136,6 +179,7 @@ class TextThreads implements TextPool {
   async destroy(): Promise<void> {
     this.#destroyed = true;
     clearTimeout(this.#restart);
+    clearImmediate(this.#hostTurn);
     this.#failQueued(new Error('the text pool is stopped'));
     await Promise.all([...this.#live.map((thread) => this.#stop(thread)), ...this.#retiring]);
   }
@@ -164,6 +208,7 @@ class TextThreads implements TextPool {
       }
     }
     const waiting = this.#queue.length > 0;
+    if (waiting && !this.#threadsUp) this.#waitingForThreads();
     for (const thread of this.#live) {
       if (thread.ready || thread.stopping) continue;
       if (waiting) thread.worker.ref();
@@ -171,6 +216,48 @@ class TextThreads implements TextPool {
     }
     if (waiting) this.#restart?.ref();
     else this.#restart?.unref();
+  }
+
+  /**
+   * Batches are waiting and no thread has started: the host takes those it may, one a turn of
+   * the event loop, and threads start (where they wait to be needed) once a batch the host may
+   * not take, or a second one, is waiting.
+   */
+  #waitingForThreads(): void {
+    const host = this.#onHost;
+    if (host === null || host.failed || this.#queue.length > 1 || !this.#queue.every((task) => this.#hostMay(host, task))) this.#startThreads();
+    if (host === null || host.failed) return;
+    if (!host.ready) return host.load();
+    this.#hostTurn ??= setImmediate(() => this.#runOnHost(host));
+  }
+
+  /** Runs the first waiting batch the host may take, unless a thread has started meanwhile. */
+  #runOnHost(host: HostBatches): void {
+    this.#hostTurn = undefined;
+    if (this.#destroyed) return;
+    const at = this.#threadsUp ? -1 : this.#queue.findIndex((task) => this.#hostMay(host, task));
+    const task = this.#queue[at];
+    if (task !== undefined) {
+      let answer: unknown;
+      try {
+        answer = host.run(task.batch);
+      } catch (error) {
+        answer = error instanceof Error ? error : new Error(String(error));
+      }
+      if (answer === null) {
+        task.forThread = true;
+      } else {
+        this.#queue.splice(at, 1);
+        this.#hostReads += task.batch.paths.length;
+        task.started?.();
+        settle(task, answer);
+      }
+    }
+    this.#pump();
+  }
+
+  #hostMay(host: HostBatches, task: Task): boolean {
+    return task.forThread !== true && host.fits(task.batch);
   }
 
   #spawn(): void {
@@ -194,6 +281,9 @@ class TextThreads implements TextPool {
   #message(thread: Thread, message: unknown): void {
     if (message === HOST_READY) {
       thread.ready = true;
+      this.#threadsUp = true;
+      // What the host loaded to read with (its read buffer, its WebAssembly) is not needed again.
+      this.#onHost = null;
       this.#failures = 0;
       thread.settle();
     } else {

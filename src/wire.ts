@@ -95,6 +95,8 @@ export interface SlottedSpec {
   readonly slot: number;
   /** Sent without a known size in a batch of several: a file found large is deferred, not read. */
   readonly defer: boolean;
+  /** The file's size when the host statted it. */
+  readonly size?: number;
 }
 
 /** One read as the worker runs it: the spec with the engine-wide settings filled in. */
@@ -137,7 +139,7 @@ export interface JobBatch {
   readonly renders?: readonly RenderSpec[];
 }
 
-const PARAMS = 9;
+const PARAMS = 10;
 const FLAG_BINARY = 1;
 const FLAG_SHA256 = 2;
 const FLAG_NO_MEDIA = 4;
@@ -146,7 +148,7 @@ const FLAG_DEFER = 8;
 export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
   const params = new Float64Array(jobs.length * PARAMS);
   let renders: RenderSpec[] | null = null;
-  jobs.forEach(({ spec, slot, defer }, i) => {
+  jobs.forEach(({ spec, slot, defer, size }, i) => {
     const at = i * PARAMS;
     params[at] = spec.offset;
     params[at + 1] = spec.limit;
@@ -162,12 +164,20 @@ export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
     }
     params[at + 7] = slot;
     params[at + 8] = spec.column;
+    params[at + 9] = size ?? -1;
   });
   const paths = jobs.map(({ spec }) => spec.path);
   const batch: { paths: string[]; params: Float64Array; hints?: (SeekHint | null)[]; renders?: RenderSpec[] } = { paths, params };
   if (jobs.some(({ spec }) => spec.hint !== null)) batch.hints = jobs.map(({ spec }) => spec.hint);
   if (renders !== null) batch.renders = renders;
   return batch;
+}
+
+/** The most bytes a batch's jobs will read as far as the host knows: the files it statted (the rest count as none). */
+export function knownBytes(batch: JobBatch): number {
+  let bytes = 0;
+  for (let at = 9; at < batch.params.length; at += PARAMS) bytes += Math.max(0, batch.params[at] ?? 0);
+  return bytes;
 }
 
 export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): TextJob {

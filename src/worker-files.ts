@@ -14,6 +14,11 @@ export function substituteWorkerEntry(name: 'text-worker' | 'media-worker' | 'st
   else substitutes.set(name, file);
 }
 
+/** @internal A test stands in for the `name` worker's entry (see `substituteWorkerEntry`). */
+export function isSubstituted(name: string): boolean {
+  return substitutes.has(name);
+}
+
 /**
  * The compiled worker entry. From the build (`dist/src/*.js`) it sits beside us; when the
  * engine runs from its TypeScript sources (the test runner), workers still run the build,

@@ -298,6 +298,11 @@ describe('engine surface', () => {
     await expect(createEngine({ root, threads: 0 })).rejects.toThrow(/options\.threads/);
   });
 
+  it("rejects a startThreads other than 'now' or 'when-needed' with a TypeError that names it", async () => {
+    const wrong = { root, startThreads: 'later' } as unknown as Parameters<typeof createEngine>[0];
+    await expect(createEngine(wrong)).rejects.toThrow(/options\.startThreads must be 'now' or 'when-needed' \(received "later"\)/);
+  });
+
   it('rejects a root that does not exist with a TypeError that names options.roots', async () => {
     const missing = path.join(root, 'no-such-directory');
     await expect(createEngine({ root: missing })).rejects.toThrow(TypeError);

@@ -41,7 +41,8 @@ export async function runRead(argv: readonly string[], usageError: UsageError): 
   const [file, ...extra] = positionals;
   if (extra.length > 0) usageError(`unexpected arguments: ${extra.join(' ')}`);
   if (file === undefined && values.dialect === undefined) usageError('read needs a PATH');
-  const options: EngineOptions = { roots: values.root ?? [process.cwd()], threads: 1 };
+  // One read: a small file is answered on this thread, and no worker starts unless it is needed.
+  const options: EngineOptions = { roots: values.root ?? [process.cwd()], threads: 1, startThreads: 'when-needed' };
   const maxTokens = wholeNumber('max-tokens', values['max-tokens'], usageError);
   const maxBytes = wholeNumber('max-bytes', values['max-bytes'], usageError);
   if (maxTokens !== undefined) options.maxTokens = maxTokens;

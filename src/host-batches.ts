@@ -1,0 +1,76 @@
+import type { BatchHandler } from './io/text-batches.js';
+import { BATCH_BYTES, knownBytes, type JobBatch, type WireAnswer, type WorkerConfig } from './wire.js';
+
+/**
+ * The most bytes of files the host thread reads in one batch: what a worker's batch holds (about
+ * a millisecond of a warm thread's work, a few in a cold one). Larger files wait for a thread.
+ */
+export const HOST_BATCH_BYTES = BATCH_BYTES;
+
+/**
+ * The text workers' batch handler, run on the host thread: the engine's first small batches,
+ * while no pool thread has started, are answered here instead of waiting for one. A worker
+ * thread takes 50 to 75 ms to start on this project's 2-core machine, where reading a small
+ * file takes well under one; a host's first read, and a one-shot command's only one, need not
+ * wait for that (see `TextThreads`).
+ *
+ * The handler is loaded on first use (a module chunk of its own, with xxhash's WebAssembly) and
+ * runs the very code the workers run, with the same sandbox settings: every path is opened and
+ * checked inside a root as it is there. It reads synchronously, as the stat lane's stats on the
+ * host thread do, so it takes only files known small or found small at open (`HOST_BATCH_BYTES`):
+ * a batch with a larger file is left for a thread, whole.
+ */
+export class HostBatches {
+  readonly #config: WorkerConfig;
+  readonly #loaded: () => void;
+  #handler: BatchHandler | null = null;
+  #state: 'unloaded' | 'loading' | 'ready' | 'failed' = 'unloaded';
+
+  /** `loaded` is called once the handler has loaded, or failed to. */
+  constructor(config: WorkerConfig, loaded: () => void) {
+    this.#config = config;
+    this.#loaded = loaded;
+  }
+
+  /** It can run batches now. */
+  get ready(): boolean {
+    return this.#state === 'ready';
+  }
+
+  /** Its handler could not load: every batch waits for a thread. */
+  get failed(): boolean {
+    return this.#state === 'failed';
+  }
+
+  /** Starts loading the handler, once. */
+  load(): void {
+    if (this.#state !== 'unloaded') return;
+    this.#state = 'loading';
+    import('./io/text-batches.js')
+      .then((module) => module.createBatchHandler(this.#config, { prime: false, maxBatchBytes: HOST_BATCH_BYTES }))
+      .then(
+        (handler) => {
+          this.#handler = handler;
+          this.#state = 'ready';
+        },
+        () => {
+          this.#state = 'failed';
+        },
+      )
+      .finally(this.#loaded);
+  }
+
+  /** The host may run `batch`: no file it knows the size of takes it past `HOST_BATCH_BYTES`. */
+  fits(batch: JobBatch): boolean {
+    return knownBytes(batch) <= HOST_BATCH_BYTES;
+  }
+
+  /**
+   * Runs a batch now, on this thread, only once `ready`. Null when it met a file too large for
+   * the host that a worker would read: the batch is a worker's.
+   */
+  run(batch: JobBatch): WireAnswer | null {
+    if (this.#handler === null) throw new Error('the host batch handler is not loaded');
+    return this.#handler(batch);
+  }
+}

@@ -176,6 +176,16 @@ export class Engine {
     return checkUnchanged({ sandbox: this.#sandbox, sessions: this.#sessions, ledger: this.#ledger, pipeline: this.#pipeline }, session, path, expect);
   }
 
+  /**
+   * Resolves once a worker thread of the text pool is ready (or the engine is closed), starting
+   * the threads if they wait to be needed (`startThreads: 'when-needed'`). Reads never need it:
+   * until a thread is ready the host's thread answers small reads itself. Await it to start
+   * the threads ahead of reads, or to have the next reads run on workers.
+   */
+  ready(): Promise<void> {
+    return this.#pool.ready();
+  }
+
   /** The canonical roots reads are confined to; relative paths resolve against the first. */
   get roots(): readonly string[] {
     return this.#sandbox.roots;

@@ -19,6 +19,8 @@ export interface TextPool {
   readonly started: boolean;
   /** Reads the host thread answered while no thread was ready (see `HostBatches`). */
   readonly hostReads: number;
+  /** Starts the threads if they wait to be needed; resolves once one is ready, or the pool stopped. */
+  ready(): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -121,6 +123,8 @@ class TextThreads implements TextPool {
   #threadsUp = false;
   #started = false;
   #hostReads = 0;
+  /** Callers of `ready()` waiting for a thread. */
+  #readyWaiters: (() => void)[] = [];
   readonly #retiring = new Set<Promise<void>>();
   readonly #queue: Task[] = [];
   #failures = 0;
@@ -146,6 +150,15 @@ class TextThreads implements TextPool {
 
   get hostReads(): number {
     return this.#hostReads;
+  }
+
+  ready(): Promise<void> {
+    if (this.#threadsUp || this.#destroyed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.#readyWaiters.push(resolve);
+      this.#startThreads();
+      this.#pump();
+    });
   }
 
   #startThreads(): void {
@@ -180,6 +193,7 @@ class TextThreads implements TextPool {
     this.#destroyed = true;
     clearTimeout(this.#restart);
     clearImmediate(this.#hostTurn);
+    for (const resolve of this.#readyWaiters.splice(0)) resolve();
     this.#failQueued(new Error('the text pool is stopped'));
     await Promise.all([...this.#live.map((thread) => this.#stop(thread)), ...this.#retiring]);
   }
@@ -207,8 +221,9 @@ class TextThreads implements TextPool {
         if (depth === 0) task.started?.();
       }
     }
-    const waiting = this.#queue.length > 0;
-    if (waiting && !this.#threadsUp) this.#waitingForThreads();
+    if (this.#queue.length > 0 && !this.#threadsUp) this.#waitingForThreads();
+    // A caller awaiting `ready()` keeps the booting threads alive as a waiting batch does.
+    const waiting = this.#queue.length > 0 || this.#readyWaiters.length > 0;
     for (const thread of this.#live) {
       if (thread.ready || thread.stopping) continue;
       if (waiting) thread.worker.ref();
@@ -284,6 +299,7 @@ class TextThreads implements TextPool {
       this.#threadsUp = true;
       // What the host loaded to read with (its read buffer, its WebAssembly) is not needed again.
       this.#onHost = null;
+      for (const resolve of this.#readyWaiters.splice(0)) resolve();
       this.#failures = 0;
       thread.settle();
     } else {

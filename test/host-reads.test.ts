@@ -106,4 +106,20 @@ describe('reads on the host thread', () => {
       await Promise.all([onHost.close(), onThreads.close()]);
     }
   });
+
+  it('stop once ready() has a thread up: the next small read runs on a worker', async () => {
+    const engine = await createEngine({ root, startThreads: 'when-needed', cacheBytes: 0 });
+    try {
+      expect(engine.stats().text.started).toBe(false);
+      await engine.ready();
+      expect(engine.stats().text.started).toBe(true);
+      const result = await engine.read({ path: path.basename(fixturePath('lf')) });
+      expect(result.kind).toBe('text');
+      expect(engine.stats().text.hostReads).toBe(0);
+    } finally {
+      await engine.close();
+    }
+    // Closed: nothing to wait for.
+    await engine.ready();
+  });
 });

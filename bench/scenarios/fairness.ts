@@ -11,6 +11,7 @@ const GREEDY_READS = 10_000;
 /** Starts an engine and wakes its workers, so that no measured read waits for a thread to boot. */
 async function warmEngine(root: string, warmFiles: readonly string[]): Promise<Engine> {
   const engine = await createEngine({ root, maxQueued: 20_000 });
+  await engine.ready();
   await Promise.all(warmFiles.map((file) => engine.read({ path: file, limit: 1 })));
   return engine;
 }

@@ -13,7 +13,7 @@ import type { ReadLedger } from './read-ledger.js';
 import type { ParsedRequest } from './request.js';
 import type { ReadResult } from './result.js';
 import { isSettled } from './result-keys.js';
-import { resultOf } from './result-of.js';
+import { resultBytes, resultOf } from './result-of.js';
 import { UNSIZED, type CancelHook, type Scheduler } from './scheduler.js';
 import type { Flight, Outcome, SingleFlight } from './single-flight.js';
 import type { JobSpec, SeekHint } from './wire.js';
@@ -23,6 +23,18 @@ const SEEK_COST_BYTES = 4 * 1024 * 1024;
 
 /** Large files with a line index, by path: a read of one is statted, to seek by its version's index. */
 const INDEXED_PATHS = 4096;
+
+/**
+ * A result larger than this (by `resultBytes`: a text window of more than about 128 K
+ * characters) enters the result cache on its second miss, not its first: most such windows are
+ * pages of a large file, read once as an agent pages on. A cached result outlives young
+ * collections, which copy it (a 2000-line page of the 200 MB log is about 216 KB): paging that
+ * log took 2.0 to 2.1 ms a page with each page cached, 1.5 to 1.6 with none (300 pages in a
+ * loop). A window read again, by any session, is cached then.
+ */
+const LARGE_RESULT_BYTES = 256 * 1024;
+/** Keys of large results seen once (see `LARGE_RESULT_BYTES`); past this it starts over. */
+const LARGE_SEEN = 1024;
 
 const never = (): boolean => false;
 
@@ -40,6 +52,8 @@ export class ReadWork {
   readonly #p: WorkParts;
   /** Paths whose facts hold a line index (see `INDEXED_PATHS`). */
   readonly #indexed = new Set<string>();
+  /** Keys of large results missed once, not cached (see `LARGE_RESULT_BYTES`). */
+  readonly #largeSeen = new Set<string>();
 
   constructor(parts: WorkParts) {
     this.#p = parts;
@@ -123,8 +137,17 @@ export class ReadWork {
         this.#indexed.add(read.absolute);
       }
     }
+    if (results === null || !this.#admits(read.key, flight.result)) return;
     // Keyed by path and shape: the entry holds the version the worker read, which a hit must match.
-    results?.set(read.key, flight.result);
+    results.set(read.key, flight.result);
+  }
+
+  /** A small result always; a large one when its key missed before (see `LARGE_RESULT_BYTES`). */
+  #admits(key: string, result: ReadResult): boolean {
+    if (resultBytes(result) <= LARGE_RESULT_BYTES || this.#largeSeen.delete(key)) return true;
+    if (this.#largeSeen.size >= LARGE_SEEN) this.#largeSeen.clear();
+    this.#largeSeen.add(key);
+    return false;
   }
 }
 

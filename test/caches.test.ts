@@ -109,6 +109,29 @@ describe('the result cache', () => {
     expect(whole.content).toBe('1\talpha\n2\tbeta');
     expect(second.content).toBe('2\tbeta');
   });
+
+  it('keeps a window of more than about 128 K characters from its second miss on, and a small one from its first', async () => {
+    // Budgets large enough for such a window (the defaults cap one near 100 K characters).
+    const roomy = await createEngine({ root, settleMs: 0, maxTokens: 200_000, maxBytes: 1024 * 1024 });
+    try {
+      const page = { path: 'app.log', offset: 10_001, limit: 5000 };
+      const first = asText(await roomy.read(page));
+      expect(first.content.length).toBeGreaterThan(128 * 1024);
+      expect(roomy.stats().cache.result).toMatchObject({ hits: 0, entries: 0 });
+      // Read again: worth keeping now.
+      await roomy.read(page);
+      expect(roomy.stats().cache.result).toMatchObject({ hits: 0, entries: 1 });
+      const third = asText(await roomy.read(page));
+      expect(roomy.stats().cache.result).toMatchObject({ hits: 1, entries: 1 });
+      expect(third.content).toBe(first.content);
+      // A small window is kept at once.
+      await roomy.read({ path: 'cached.txt' });
+      await roomy.read({ path: 'cached.txt' });
+      expect(roomy.stats().cache.result).toMatchObject({ hits: 2, entries: 2 });
+    } finally {
+      await roomy.close();
+    }
+  });
 });
 
 describe('the settle window (coarse file-system timestamps)', () => {

@@ -1,5 +1,5 @@
 /** The shapes the engine's public methods take and answer. */
-import type { ReadMark } from './cache/sessions.js';
+import type { LastRead } from './cache/sessions.js';
 import type { ReadError, ReadErrorCode } from './errors.js';
 import type { ReadRequest } from './request.js';
 import type { ReadResult } from './result.js';
@@ -17,7 +17,7 @@ export type ReadSettled =
   | { readonly ok: false; readonly request: ReadRequest; readonly error: ReadError };
 
 /** What `lastRead` reports: when a session read a file, which version and content, which lines. */
-export type LastRead = Readonly<ReadMark>;
+export type { LastRead };
 
 /** The answer of `checkUnchanged`, for a host's edit tool deciding whether a write is stale. */
 export interface UnchangedCheck {

@@ -4,7 +4,7 @@
  * session state keep of them.
  */
 import { describeImage, describeImageAsText, describePdf, describeWindow } from './dialects/readpool-notices.js';
-import type { ReadMark } from './cache/sessions.js';
+import type { ReadFacts } from './cache/sessions.js';
 import type { ServedImage } from './media/image.js';
 import type { MediaPayload } from './media/wire.js';
 import type { ResolvedOptions } from './options.js';
@@ -104,13 +104,11 @@ export function mediaResult(payload: MediaPayload, request: ParsedRequest, optio
   }
 }
 
-export function markOf(result: Exclude<ReadResult, UnchangedResult>, settled: boolean): ReadMark {
+export function factsOf(result: Exclude<ReadResult, UnchangedResult>): ReadFacts {
   const text = result.kind === 'text' || result.kind === 'notebook';
   return {
     path: result.path,
     relativePath: result.relativePath,
-    readAt: Date.now(),
-    version: result.version,
     size: result.size,
     xxh64: result.xxh64,
     sha256: result.sha256,
@@ -118,7 +116,6 @@ export function markOf(result: Exclude<ReadResult, UnchangedResult>, settled: bo
     endLine: text ? result.endLine : 0,
     totalLines: text ? result.totalLines : null,
     complete: !text || (result.cutLines === 0 && (result.truncated === false || result.truncated.reason === 'lines')),
-    settled,
   };
 }
 

@@ -1,11 +1,11 @@
 import type { FactsCache } from './cache/file-facts.js';
-import type { ReadMark, SessionLedger } from './cache/sessions.js';
+import type { ReadFacts, ReadMark, SessionLedger } from './cache/sessions.js';
 import { describeStub } from './dialects/readpool-notices.js';
 import type { ReadLedger } from './read-ledger.js';
 import type { ParsedRequest } from './request.js';
 import type { ReadResult, UnchangedResult } from './result.js';
 import { isSettled } from './result-keys.js';
-import { markOf } from './result-of.js';
+import { factsOf } from './result-of.js';
 
 /**
  * What a session is given for a read, beside the result itself: an `unchanged` stub when it
@@ -15,13 +15,16 @@ import { markOf } from './result-of.js';
 export class SessionAnswers {
   readonly #sessions: SessionLedger;
   readonly #ledger: ReadLedger;
-  readonly #facts: FactsCache;
+  /** Hashes of settled versions, for a stub after a touch. */
+  readonly #versions: FactsCache;
   readonly #settleMs: number;
+  /** The facts of each result some session was given, shared by every session given it. */
+  readonly #shared = new WeakMap<ReadResult, ReadFacts>();
 
   constructor(sessions: SessionLedger, ledger: ReadLedger, facts: FactsCache, settleMs: number) {
     this.#sessions = sessions;
     this.#ledger = ledger;
-    this.#facts = facts;
+    this.#versions = facts;
     this.#settleMs = settleMs;
   }
 
@@ -39,8 +42,8 @@ export class SessionAnswers {
   unchanged(held: ReadMark | undefined, version: string): UnchangedResult | undefined {
     if (held === undefined) return undefined;
     if (held.settled && held.version === version) return this.stub(held, 'same_version');
-    const known = this.#facts.get(version);
-    if (known === undefined || known.xxh64 !== held.xxh64) return undefined;
+    const known = this.#versions.get(version);
+    if (known === undefined || known.xxh64 !== held.facts.xxh64) return undefined;
     this.#ledger.hashHits++;
     held.version = version;
     held.settled = true;
@@ -57,29 +60,35 @@ export class SessionAnswers {
     // The result cache takes only settled versions, and a version settled for an earlier read is
     // settled for every later one: no need to parse its ctime again on every hit.
     const settled = fromCache || isSettled(result.version, startedAt, this.#settleMs);
-    if (held !== undefined && held.path === result.path && result.xxh64 !== null && result.xxh64 === held.xxh64) {
+    if (held !== undefined && held.facts.path === result.path && result.xxh64 !== null && result.xxh64 === held.facts.xxh64) {
       held.version = result.version;
       held.settled = settled;
       return this.stub(held, 'same_content');
     }
-    this.#sessions.record(session, absolute, range, markOf(result, settled));
+    let facts = this.#shared.get(result);
+    if (facts === undefined) {
+      facts = factsOf(result);
+      this.#shared.set(result, facts);
+    }
+    this.#sessions.record(session, absolute, { facts, range, readAt: Date.now(), version: result.version, settled });
     return result;
   }
 
   /** The stub for a mark the session holds, counted. */
   stub(mark: ReadMark, reason: UnchangedResult['reason']): UnchangedResult {
     this.#ledger.stubHits++;
+    const { facts } = mark;
     return {
       kind: 'unchanged',
       reason,
-      path: mark.path,
-      relativePath: mark.relativePath,
-      stub: describeStub(mark),
-      startLine: mark.startLine,
-      endLine: mark.endLine,
-      totalLines: mark.totalLines,
+      path: facts.path,
+      relativePath: facts.relativePath,
+      stub: describeStub(facts, mark.readAt),
+      startLine: facts.startLine,
+      endLine: facts.endLine,
+      totalLines: facts.totalLines,
       version: mark.version,
-      xxh64: mark.xxh64,
+      xxh64: facts.xxh64,
       readAt: mark.readAt,
     };
   }

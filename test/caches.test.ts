@@ -401,6 +401,26 @@ describe('the read ledger for edit tools', () => {
     expect(mark?.readAt).toBeGreaterThanOrEqual(before);
   });
 
+  it("keeps each session's own version and time of a shared result, and answers lastRead as it stood then", async () => {
+    writeFile(root, 'shared.ts', 'export const shared = 1;\n');
+    const first = asText(await engine.read({ path: 'shared.ts', session: 's-one' }));
+    const hits = stats().result.hits;
+    await engine.read({ path: 'shared.ts', session: 's-two' });
+    expect(stats().result.hits).toBe(hits + 1);
+    const twoBefore = engine.lastRead('s-two', 'shared.ts');
+    // A touch: same bytes, a new version. Only the session that reads again moves on to it.
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(path.join(root, 'shared.ts'), later, later);
+    const again = await engine.read({ path: 'shared.ts', session: 's-one' });
+    expect(again).toMatchObject({ kind: 'unchanged', reason: 'same_content' });
+    const one = engine.lastRead('s-one', 'shared.ts');
+    const two = engine.lastRead('s-two', 'shared.ts');
+    expect(one?.version).not.toBe(first.version);
+    expect(two?.version).toBe(first.version);
+    expect(twoBefore).toEqual(two);
+    expect(one).toMatchObject({ relativePath: 'shared.ts', xxh64: first.xxh64, startLine: 1, endLine: 1, totalLines: 1, complete: true, settled: true });
+  });
+
   it('tells unchanged, touched, modified, deleted and never-read files apart', async () => {
     const file = path.join(root, 'edit.ts');
     expect(await engine.checkUnchanged('s-check', 'edit.ts')).toMatchObject({ unchanged: false, reason: 'not_read' });

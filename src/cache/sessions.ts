@@ -38,14 +38,14 @@ class RecentMap<K, V> {
 }
 
 /** What a session was given when it read a file: enough for stubs and for an edit tool's check. */
-export interface ReadMark {
+export interface LastRead {
   /** Canonical path of the file read. */
   readonly path: string;
   readonly relativePath: string;
   /** When the read was answered, in milliseconds since the epoch. */
   readonly readAt: number;
   /** Version key at that read (`dev:ino:size:mtimeMs:ctimeMs`); moves on when a touch kept the content. */
-  version: string;
+  readonly version: string;
   readonly size: number;
   readonly xxh64: string | null;
   readonly sha256: string | null;
@@ -58,6 +58,25 @@ export interface ReadMark {
    * True when the file had not changed for `settleMs` before the read, so its version alone
    * identifies the content. A mark that is not settled earns stubs by content hash only.
    */
+  readonly settled: boolean;
+}
+
+/**
+ * What every session given one result shares of it (see `LastRead`), made once per result: a
+ * swarm's sessions read the same cached results, and a mark that copied these fields was most of
+ * what each read kept.
+ */
+export type ReadFacts = Omit<LastRead, 'readAt' | 'version' | 'settled'>;
+
+/** A session's read of a file: the result's shared facts, and what is the session's own. */
+export interface ReadMark {
+  readonly facts: ReadFacts;
+  /** The range it asked for (`''` for the default one). */
+  readonly range: string;
+  readonly readAt: number;
+  /** See `LastRead.version`: moved on by a touch that kept the content. */
+  version: string;
+  /** See `LastRead.settled`. */
   settled: boolean;
 }
 
@@ -66,12 +85,6 @@ export interface SessionLimits {
   readonly maxSessions: number;
   /** Reads remembered per session (ranges, and files for the ledger, each). */
   readonly maxEntries: number;
-}
-
-/** A session's last read of a file, and the range it asked for. */
-interface LastOfFile {
-  readonly mark: ReadMark;
-  readonly range: string;
 }
 
 /**
@@ -83,8 +96,8 @@ interface LastOfFile {
 interface SessionState {
   /** (path, range) → the last complete read of it, for ranges other than the one in `files`. */
   readonly ranges: RecentMap<string, ReadMark>;
-  /** path → the last read of it, complete or not (the read ledger), and its range. */
-  readonly files: RecentMap<string, LastOfFile>;
+  /** path → the last read of it, complete or not (the read ledger), with its range. */
+  readonly files: RecentMap<string, ReadMark>;
   /** The ledger's write count at this session's last write: the least recent is forgotten first. */
   written: number;
 }
@@ -115,17 +128,18 @@ export class SessionLedger {
     // Most reads of a swarm are first reads of a session that holds nothing yet.
     if (state === undefined || state.files.size === 0) return undefined;
     const last = state.files.get(path);
-    if (last !== undefined && last.range === range) return last.mark.complete ? last.mark : undefined;
+    if (last !== undefined && last.range === range) return last.facts.complete ? last : undefined;
     return state.ranges.size === 0 ? undefined : state.ranges.get(rangeKey(path, range));
   }
 
-  /** The session's last read of this file, complete or not. */
-  last(session: string, path: string): ReadMark | undefined {
-    return this.#sessions.get(session)?.files.get(path)?.mark;
+  /** The session's last read of this file, complete or not, as it stands now. */
+  last(session: string, path: string): LastRead | undefined {
+    const mark = this.#sessions.get(session)?.files.get(path);
+    return mark === undefined ? undefined : { ...mark.facts, readAt: mark.readAt, version: mark.version, settled: mark.settled };
   }
 
-  /** Records a read of `path` (as requested, absolute) for the range `range` ('' for the default one). */
-  record(session: string, path: string, range: string, mark: ReadMark): void {
+  /** Records a read of `path` (as requested, absolute) for the mark's range. */
+  record(session: string, path: string, mark: ReadMark): void {
     let state = this.#sessions.get(session);
     if (state === undefined) {
       const max = this.#limits.maxEntries;
@@ -135,9 +149,10 @@ export class SessionLedger {
     }
     state.written = ++this.#writes;
     const previous = state.files.get(path);
+    const { range } = mark;
     // The file's last read was of another range: its mark keeps answering for that range.
-    if (previous !== undefined && previous.range !== range && previous.mark.complete) state.ranges.set(rangeKey(path, previous.range), previous.mark);
-    state.files.set(path, { mark, range });
+    if (previous !== undefined && previous.range !== range && previous.facts.complete) state.ranges.set(rangeKey(path, previous.range), previous);
+    state.files.set(path, mark);
     // This range's mark lives in `files` now: one kept from before would be stale.
     if (state.ranges.size > 0) state.ranges.delete(rangeKey(path, range));
   }

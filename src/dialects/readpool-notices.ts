@@ -3,7 +3,7 @@
  * lines cut), the unchanged-file stub, why an edit would be stale, and the notes that go with
  * images and PDFs. Each says what the model holds and the exact call that reads on.
  */
-import type { ReadMark } from '../cache/sessions.js';
+import type { LastRead, ReadFacts } from '../cache/sessions.js';
 import type { TextPayload } from '../wire.js';
 import { TOOL_NAME } from './readpool.js';
 
@@ -75,15 +75,15 @@ export function describeWindow(facts: NoticeFacts, context: NoticeContext): stri
 }
 
 /** The text of an `unchanged` answer: what the session already holds, and how to get it again. */
-export function describeStub(mark: Pick<ReadMark, 'relativePath' | 'startLine' | 'endLine' | 'totalLines' | 'readAt'>): string {
+export function describeStub(read: Pick<ReadFacts, 'relativePath' | 'startLine' | 'endLine' | 'totalLines'>, readAt: number): string {
   const lines =
-    mark.endLine < mark.startLine
+    read.endLine < read.startLine
       ? 'it'
-      : mark.totalLines !== null && mark.startLine === 1 && mark.endLine === mark.totalLines
-        ? `all ${mark.totalLines} lines`
-        : `lines ${mark.startLine}-${mark.endLine}`;
+      : read.totalLines !== null && read.startLine === 1 && read.endLine === read.totalLines
+        ? `all ${read.totalLines} lines`
+        : `lines ${read.startLine}-${read.endLine}`;
   return (
-    `[${mark.relativePath} is unchanged since you read ${lines} at ${new Date(mark.readAt).toISOString()}. ` +
+    `[${read.relativePath} is unchanged since you read ${lines} at ${new Date(readAt).toISOString()}. ` +
     'Refer to that earlier result instead of reading it again. If it is no longer in your context, ' +
     `call ${TOOL_NAME} with the same arguments and fresh: true.]`
   );
@@ -93,7 +93,7 @@ export function describeStub(mark: Pick<ReadMark, 'relativePath' | 'startLine' |
 export function describeChange(
   reason: 'modified' | 'deleted' | 'not_read' | 'same_version' | 'same_content',
   subject: string,
-  mark: Pick<ReadMark, 'readAt' | 'size'> | null,
+  mark: Pick<LastRead, 'readAt' | 'size'> | null,
   sizeNow: number | null,
 ): string {
   const target = JSON.stringify(subject);

@@ -39,6 +39,8 @@ export interface CacheStats {
   readonly singleFlight: { readonly joins: number; readonly inFlight: number };
   readonly lineIndex: { readonly hits: number; readonly versions: number; readonly bytes: number };
   readonly hash: { readonly hits: number };
+  /** Pages read ahead of an agent paging through a large file, and those not yet taken. */
+  readonly readAhead: { readonly pages: number; readonly waiting: number };
   readonly sessions: { readonly sessions: number; readonly entries: number };
 }
 

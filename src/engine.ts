@@ -224,6 +224,7 @@ export class Engine {
         singleFlight: { joins: c.singleFlightJoins, inFlight: this.#pipeline.flights.size },
         lineIndex: { hits: c.lineIndexHits, versions: this.#pipeline.facts.size, bytes: this.#pipeline.facts.bytes },
         hash: { hits: c.hashHits },
+        readAhead: { pages: c.readAheads, waiting: this.#pipeline.ahead.size },
         sessions: this.#sessions.stats(),
       },
       errors: { ...c.errors },

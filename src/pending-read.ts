@@ -26,6 +26,8 @@ export interface MissingRead {
   readonly range: string;
   /** Set when a conditional join did not serve (see `ReadPipeline.answer`): join no unstatted work again. */
   readonly relaunched?: boolean;
+  /** Read ahead of any reader (see `read-ahead.ts`): kept for its first reader, not cached. */
+  readonly ahead?: boolean;
 }
 
 /** How a waiting read is answered: the pipeline's own steps, so this file stays a plain waiter. */

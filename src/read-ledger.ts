@@ -7,6 +7,8 @@ import type { ReadErrorCode } from './errors.js';
 export class ReadLedger {
   answered = 0;
   resultHits = 0;
+  /** Pages read ahead of an agent paging (see `read-ahead.ts`). */
+  readAheads = 0;
   resultMisses = 0;
   stubHits = 0;
   singleFlightJoins = 0;

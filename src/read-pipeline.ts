@@ -9,6 +9,7 @@ import { RecentShapes } from './recent-shapes.js';
 import { fail, failureOf } from './read-failure.js';
 import { ReadIntake, type Admitted, type IntakeParts, type Reject, type Resolve } from './read-intake.js';
 import type { ReadLedger } from './read-ledger.js';
+import { AheadPages, nextPage } from './read-ahead.js';
 import { ReadWork } from './read-work.js';
 import { withDefaults, type ParsedRequest, type ReadRequest } from './request.js';
 import type { ReadResult } from './result.js';
@@ -39,6 +40,7 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
   readonly results: LRUCache<string, ReadResult> | null;
   readonly facts = new FactsCache(FACTS_BYTES);
   readonly flights = new SingleFlight();
+  readonly ahead = new AheadPages();
   readonly #intake: ReadIntake;
   readonly #work: ReadWork;
   readonly #answers: SessionAnswers;
@@ -58,7 +60,7 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
       parts.options.cacheBytes === 0 ? null : new LRUCache<string, ReadResult>({ maxSize: parts.options.cacheBytes, sizeCalculation: resultBytes });
     const { options, scheduler, media, ledger } = parts;
     this.#answers = new SessionAnswers(parts.sessions, parts.ledger, this.facts, parts.options.settleMs);
-    this.#work = new ReadWork({ options, scheduler, media, ledger, flights: this.flights, facts: this.facts, results: this.results });
+    this.#work = new ReadWork({ options, scheduler, media, ledger, flights: this.flights, facts: this.facts, results: this.results, ahead: this.ahead });
   }
 
   /** Answers one read (see `ReadIntake.read`); every result passed `#deliver`. */
@@ -138,7 +140,7 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
     const version = read.place.versionOf(stat);
     // The entry seen before the stat, if it has this version; else the cache may have been filled
     // meanwhile (by work that was running when this read arrived).
-    const cached = read.cached?.version === version ? read.cached : this.results?.get(read.key);
+    const cached = read.cached?.version === version ? read.cached : (this.results?.get(read.key) ?? this.ahead.take(read.key, version));
     // No check of the path's canonical place before a cache answers (README, Sandbox: what a
     // cache may serve): a hit needs the same inode at the same version, so its bytes are the
     // bytes a worker already served from inside a root.
@@ -146,6 +148,7 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
     if (stub !== undefined) return resolve(this.#deliver(stub, req, subject));
     if (cached !== undefined && cached.version === version) {
       ledger.resultHits++;
+      this.#readAhead(read, cached);
       return resolve(this.#deliver(this.#answers.remember(cached, req, absolute, held, read.range, read.startedAt, true), req, subject));
     }
     const { key, open, shape, range, startedAt } = read;
@@ -199,7 +202,30 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
     }
     if (!outcome.ok) throw failureOf(outcome, read.req, read.subject);
     flight.result ??= resultOf(outcome.value, read.req, this.#p.options);
+    // Before the answer: the next page goes to a worker in this turn, before its reader's code runs.
+    this.#readAhead(read, flight.result);
     resolve(this.#deliver(this.#answers.remember(flight.result, read.req, read.absolute, read.held, read.range, read.startedAt), read.req, read.subject));
+  }
+
+  /** Starts reading the page after `result` when an agent pages through a large file (see read-ahead.ts). */
+  #readAhead(read: Pick<MissingRead, 'req' | 'absolute' | 'subject'>, result: ReadResult): void {
+    if (result.kind !== 'text' || this.results === null || this.#p.closing() || !this.#work.indexed(read.absolute)) return;
+    const req = nextPage(read.req, result);
+    if (req === null) return;
+    const range = rangeOf(req);
+    const shape = shapeOf(req, range);
+    const { key, open } = keysOf(read.absolute, shape);
+    const { version } = result;
+    const flightKey = `${version}|${key}`;
+    if (this.flights.get(flightKey) !== undefined || this.ahead.has(key) || this.results.peek(key)?.version === version) return;
+    const startedAt = Date.now();
+    const deadline = startedAt + this.#p.options.timeoutMs;
+    try {
+      this.#work.launch(flightKey, { key, open, shape, req, absolute: read.absolute, version, size: result.size, signal: undefined, subject: read.subject, startedAt, deadline, held: undefined, range, ahead: true });
+      this.#p.ledger.readAheads++;
+    } catch {
+      // Only ever an optimisation: the page is read when asked for.
+    }
   }
 
   /** Every result passes here once: narrower roots are checked on the canonical place read too. */

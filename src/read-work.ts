@@ -11,6 +11,7 @@ import type { ResolvedOptions } from './options.js';
 import type { MissingRead } from './pending-read.js';
 import type { ReadLedger } from './read-ledger.js';
 import type { ParsedRequest } from './request.js';
+import type { AheadPages } from './read-ahead.js';
 import type { ReadResult } from './result.js';
 import { isSettled } from './result-keys.js';
 import { resultBytes, resultOf } from './result-of.js';
@@ -45,6 +46,7 @@ export interface WorkParts {
   readonly ledger: ReadLedger;
   readonly flights: SingleFlight;
   readonly facts: FactsCache;
+  readonly ahead: AheadPages;
   readonly results: LRUCache<string, ReadResult> | null;
 }
 
@@ -83,7 +85,8 @@ export class ReadWork {
     const { req, absolute, version, size } = read;
     const known = version === null || req.sha256 ? undefined : facts.get(version);
     const seek = known === undefined || version === null ? null : seekHint(version, known, req.offset);
-    if (seek !== null) ledger.lineIndexHits++;
+    // A page read ahead counts when its reader takes it (as a result hit), not here.
+    if (seek !== null && read.ahead !== true) ledger.lineIndexHits++;
     const deadline = Date.now() + options.timeoutMs;
     const cost = size === UNSIZED || seek === null ? size : Math.min(size, SEEK_COST_BYTES);
     const kind = req.media ? kindByName(absolute) : null;
@@ -136,6 +139,11 @@ export class ReadWork {
         if (this.#indexed.size >= INDEXED_PATHS) this.#indexed.clear();
         this.#indexed.add(read.absolute);
       }
+    }
+    // No one asked for it yet: it waits for its first reader, unless one joined its flight already.
+    if (read.ahead === true) {
+      if (flight.waiting === 0) this.#p.ahead.put(read.key, flight.result);
+      return;
     }
     if (results === null || !this.#admits(read.key, flight.result)) return;
     // Keyed by path and shape: the entry holds the version the worker read, which a hit must match.

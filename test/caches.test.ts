@@ -36,6 +36,11 @@ const FIXED_TIME = 1_700_000_000;
 
 const stats = () => engine.stats().cache;
 
+/** Waits until `done()` holds, for at most five seconds. */
+async function settled(done: () => boolean): Promise<void> {
+  for (const until = Date.now() + 5000; !done() && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 beforeAll(async () => {
   ({ base, root } = makeWorkspace());
   writeGeneratedLines(path.join(root, 'app.log'), LOG_LINES, logLine);
@@ -285,6 +290,8 @@ describe('single flight', () => {
 
   it('cancels the work when every waiter has left, and the next read succeeds', async () => {
     writeGeneratedLines(path.join(root, 'left.log'), LOG_LINES, logLine);
+    // Pages the tests before read ahead (see read-ahead.ts) may still be in flight.
+    await settled(() => stats().singleFlight.inFlight === 0);
     const controllers = [new AbortController(), new AbortController()];
     const reads = controllers.map((controller) => engine.read({ path: 'left.log', offset: 5 }, { signal: controller.signal }));
     for (const controller of controllers) controller.abort();
@@ -523,6 +530,54 @@ describe('the line index', () => {
     expect(tail.content).toBe(`${LOG_LINES}\t${logLine(LOG_LINES)}\n${LOG_LINES + 1}\tappended`);
     expect(tail.totalLines).toBe(LOG_LINES + 1);
     expect(stats().lineIndex.hits).toBe(hits);
+  });
+});
+
+describe('read-ahead', () => {
+  const page = (offset: number) => ({ path: 'paged.log', offset, limit: 1000 });
+
+  beforeAll(async () => {
+    writeGeneratedLines(path.join(root, 'paged.log'), LOG_LINES, logLine);
+    await engine.read(page(1));
+  });
+
+  it('reads the page after one an agent paged to, and hands it to that page\'s reader', async () => {
+    const before = stats();
+    asText(await engine.read(page(1001)));
+    expect(stats().readAhead.pages).toBe(before.readAhead.pages + 1);
+    // Landed: no work left in flight (pages of other tests' files may wait in the store too).
+    await settled(() => stats().singleFlight.inFlight === 0);
+    const hits = stats().result.hits;
+    const next = asText(await engine.read(page(2001)));
+    expect(next.content).toBe(numbered(2001, 3000, logLine));
+    expect(next.totalLines).toBe(LOG_LINES);
+    // Taken from the pages read ahead, and the one after it is on its way.
+    expect(stats().result.hits).toBe(hits + 1);
+    expect(stats().readAhead.pages).toBe(before.readAhead.pages + 2);
+  });
+
+  it('does not read ahead of a first page, a tail read or a column read', async () => {
+    await settled(() => stats().singleFlight.inFlight === 0);
+    const pages = stats().readAhead.pages;
+    await engine.read({ path: 'paged.log', limit: 10 });
+    await engine.read({ path: 'paged.log', offset: -10 });
+    await engine.read({ path: 'paged.log', offset: 5000, column: 3, limit: 1 });
+    expect(stats().readAhead.pages).toBe(pages);
+  });
+
+  it('never serves a page read ahead of a version the file has left', async () => {
+    const file = path.join(root, 'changing.log');
+    writeGeneratedLines(file, LOG_LINES, logLine);
+    await engine.read({ path: 'changing.log', limit: 1 });
+    await engine.read({ path: 'changing.log', offset: 1001, limit: 1000 });
+    await settled(() => stats().readAhead.waiting > 0 && stats().singleFlight.inFlight === 0);
+    // Same size, other bytes: lines 2001 on now say so.
+    const text = fs.readFileSync(file, 'utf8').replaceAll('log line', 'new line');
+    fs.writeFileSync(file, text);
+    const next = asText(await engine.read({ path: 'changing.log', offset: 2001, limit: 2 }));
+    expect(next.content).toBe(numbered(2001, 2002, (n) => logLine(n).replace('log line', 'new line')));
+    const paged = asText(await engine.read({ path: 'changing.log', offset: 2001, limit: 1000 }));
+    expect(paged.content.startsWith(`2001\t${logLine(2001).replace('log line', 'new line')}`)).toBe(true);
   });
 });
 

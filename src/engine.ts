@@ -180,7 +180,9 @@ export class Engine {
    * Resolves once a worker thread of the text pool is ready (or the engine is closed), starting
    * the threads if they wait to be needed (`startThreads: 'when-needed'`). Reads never need it:
    * until a thread is ready the host's thread answers small reads itself. Await it to start
-   * the threads ahead of reads, or to have the next reads run on workers.
+   * the threads ahead of reads, or to have the next reads run on workers. Rejects with the
+   * failure when a thread fails to start and none is up (a worker build missing, or a heap cap
+   * too small to start in).
    */
   ready(): Promise<void> {
     return this.#pool.ready();

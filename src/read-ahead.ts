@@ -12,9 +12,12 @@
  */
 import type { ParsedRequest } from './request.js';
 import type { ReadResult } from './result.js';
+import { resultBytes } from './result-of.js';
 
 /** Pages read ahead and not yet taken, oldest dropped first: a few agents paging at once. */
 const WAITING_PAGES = 32;
+/** And their bytes (by `resultBytes`), whatever budgets the pages were read with. */
+const WAITING_BYTES = 32 * 1024 * 1024;
 
 /** The request for the page after `result`, when it is worth reading ahead; else null. */
 export function nextPage(req: ParsedRequest, result: ReadResult): ParsedRequest | null {
@@ -26,23 +29,32 @@ export function nextPage(req: ParsedRequest, result: ReadResult): ParsedRequest 
 /** Pages read ahead, by result-cache key, until their first reader takes them. */
 export class AheadPages {
   readonly #pages = new Map<string, ReadResult>();
+  #bytes = 0;
 
-  /** Keeps a page read ahead; the oldest goes when too many wait. */
+  /** Keeps a page read ahead; the oldest go while too many wait, or too many bytes. */
   put(key: string, page: ReadResult): void {
-    this.#pages.delete(key);
+    this.#remove(key);
     this.#pages.set(key, page);
-    if (this.#pages.size > WAITING_PAGES) {
+    this.#bytes += resultBytes(page);
+    while (this.#pages.size > WAITING_PAGES || (this.#bytes > WAITING_BYTES && this.#pages.size > 1)) {
       const oldest = this.#pages.keys().next();
-      if (oldest.done !== true) this.#pages.delete(oldest.value);
+      if (oldest.done === true) break;
+      this.#remove(oldest.value);
     }
   }
 
   /** The page for `key` at `version`, taken out of the store; undefined when none (or stale). */
   take(key: string, version: string): ReadResult | undefined {
+    const page = this.#remove(key);
+    return page?.version === version ? page : undefined;
+  }
+
+  #remove(key: string): ReadResult | undefined {
     const page = this.#pages.get(key);
     if (page === undefined) return undefined;
     this.#pages.delete(key);
-    return page.version === version ? page : undefined;
+    this.#bytes -= resultBytes(page);
+    return page;
   }
 
   has(key: string): boolean {

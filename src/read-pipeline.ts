@@ -140,7 +140,12 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
     const version = read.place.versionOf(stat);
     // The entry seen before the stat, if it has this version; else the cache may have been filled
     // meanwhile (by work that was running when this read arrived).
-    const cached = read.cached?.version === version ? read.cached : (this.results?.get(read.key) ?? this.ahead.take(read.key, version));
+    let cached = read.cached?.version === version ? read.cached : this.results?.get(read.key);
+    // A page read ahead for this reader, unless the cache holds this version already.
+    if (cached?.version !== version) {
+      const ahead = this.ahead.take(read.key, version);
+      if (ahead !== undefined) cached = this.#work.taken(read.key, ahead);
+    }
     // No check of the path's canonical place before a cache answers (README, Sandbox: what a
     // cache may serve): a hit needs the same inode at the same version, so its bytes are the
     // bytes a worker already served from inside a root.
@@ -209,7 +214,8 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
 
   /** Starts reading the page after `result` when an agent pages through a large file (see read-ahead.ts). */
   #readAhead(read: Pick<MissingRead, 'req' | 'absolute' | 'subject'>, result: ReadResult): void {
-    if (result.kind !== 'text' || this.results === null || this.#p.closing() || !this.#work.indexed(read.absolute)) return;
+    // Not when reads are waiting for a worker: a page read ahead would only delay them.
+    if (result.kind !== 'text' || this.results === null || this.#p.closing() || this.#p.scheduler.queued > 0 || !this.#work.indexed(read.absolute)) return;
     const req = nextPage(read.req, result);
     if (req === null) return;
     const range = rangeOf(req);

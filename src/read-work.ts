@@ -140,14 +140,21 @@ export class ReadWork {
         this.#indexed.add(read.absolute);
       }
     }
-    // No one asked for it yet: it waits for its first reader, unless one joined its flight already.
-    if (read.ahead === true) {
-      if (flight.waiting === 0) this.#p.ahead.put(read.key, flight.result);
-      return;
-    }
+    // No one asked for it yet: it waits for its first reader, unless one joined its flight
+    // already, which makes it a miss like any other.
+    if (read.ahead === true && flight.waiting === 0) return this.#p.ahead.put(read.key, flight.result);
     if (results === null || !this.#admits(read.key, flight.result)) return;
     // Keyed by path and shape: the entry holds the version the worker read, which a hit must match.
     results.set(read.key, flight.result);
+  }
+
+  /**
+   * A page read ahead, taken by its first reader: cached as a miss's result would be, so that
+   * other sessions paging the same file share it rather than each reading it again.
+   */
+  taken(key: string, page: ReadResult): ReadResult {
+    if (this.#p.results !== null && this.#admits(key, page)) this.#p.results.set(key, page);
+    return page;
   }
 
   /** A small result always; a large one when its key missed before (see `LARGE_RESULT_BYTES`). */

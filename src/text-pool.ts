@@ -19,7 +19,10 @@ export interface TextPool {
   readonly started: boolean;
   /** Reads the host thread answered while no thread was ready (see `HostBatches`). */
   readonly hostReads: number;
-  /** Starts the threads if they wait to be needed; resolves once one is ready, or the pool stopped. */
+  /**
+   * Starts the threads if they wait to be needed; resolves once one is ready, or the pool
+   * stopped; rejects with the failure when a thread fails to start and none is up.
+   */
   ready(): Promise<void>;
   destroy(): Promise<void>;
 }
@@ -124,7 +127,7 @@ class TextThreads implements TextPool {
   #started = false;
   #hostReads = 0;
   /** Callers of `ready()` waiting for a thread. */
-  #readyWaiters: (() => void)[] = [];
+  #readyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   readonly #retiring = new Set<Promise<void>>();
   readonly #queue: Task[] = [];
   #failures = 0;
@@ -139,9 +142,22 @@ class TextThreads implements TextPool {
     this.#heapMb = options.heapMb;
     this.#helperNice = niceSettings(options.nice).niceIncrement;
     // A test that stands in for the worker entry exercises the threads: the host runs none of it.
-    this.#onHost = options.hostBatches === true && !isSubstituted('text-worker') ? new HostBatches(config, () => this.#pump()) : null;
-    if (options.start !== 'when-needed') this.#startThreads();
-    this.#onHost?.load();
+    const startNow = options.start !== 'when-needed';
+    this.#onHost = options.hostBatches === true && !isSubstituted('text-worker') ? new HostBatches(config, () => this.#hostLoaded(startNow)) : null;
+    // With a host that reads, the threads start once it can (its handler loaded, 10 to 20 ms):
+    // booting beside it, they took the cores its first reads needed. `createEngine` to the first
+    // answer: 33 to 45 ms against 54 to 76 (ten alternating fresh processes each, 2 cores); a
+    // fresh engine's first pass unchanged.
+    if (this.#onHost === null) {
+      if (startNow) this.#startThreads();
+    } else {
+      this.#onHost.load();
+    }
+  }
+
+  #hostLoaded(startNow: boolean): void {
+    if (startNow) this.#startThreads();
+    this.#pump();
   }
 
   get started(): boolean {
@@ -154,15 +170,15 @@ class TextThreads implements TextPool {
 
   ready(): Promise<void> {
     if (this.#threadsUp || this.#destroyed) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      this.#readyWaiters.push(resolve);
+    return new Promise<void>((resolve, reject) => {
+      this.#readyWaiters.push({ resolve, reject });
       this.#startThreads();
       this.#pump();
     });
   }
 
   #startThreads(): void {
-    if (this.#started) return;
+    if (this.#started || this.#destroyed) return;
     this.#started = true;
     for (let i = 0; i < this.threads; i++) this.#spawn();
   }
@@ -193,7 +209,7 @@ class TextThreads implements TextPool {
     this.#destroyed = true;
     clearTimeout(this.#restart);
     clearImmediate(this.#hostTurn);
-    for (const resolve of this.#readyWaiters.splice(0)) resolve();
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
     this.#failQueued(new Error('the text pool is stopped'));
     await Promise.all([...this.#live.map((thread) => this.#stop(thread)), ...this.#retiring]);
   }
@@ -243,7 +259,8 @@ class TextThreads implements TextPool {
     if (host === null || host.failed || this.#queue.length > 1 || !this.#queue.every((task) => this.#hostMay(host, task))) this.#startThreads();
     if (host === null || host.failed) return;
     if (!host.ready) return host.load();
-    this.#hostTurn ??= setImmediate(() => this.#runOnHost(host));
+    // Only for a batch the host may take: the others wait for a thread, without a turn each.
+    if (this.#queue.some((task) => this.#hostMay(host, task))) this.#hostTurn ??= setImmediate(() => this.#runOnHost(host));
   }
 
   /** Runs the first waiting batch the host may take, unless a thread has started meanwhile. */
@@ -297,11 +314,15 @@ class TextThreads implements TextPool {
     if (message === HOST_READY) {
       thread.ready = true;
       this.#threadsUp = true;
-      // What the host loaded to read with (its read buffer, its WebAssembly) is not needed again.
+      // The host's handler is not needed again: it is let go (the read module keeps the last
+      // read's slicer, see `recent` in read-file.ts).
       this.#onHost = null;
-      for (const resolve of this.#readyWaiters.splice(0)) resolve();
+      for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
       this.#failures = 0;
       thread.settle();
+      // Kept alive while it booted for a caller of `ready()`: idle now, it holds nothing (`#pump`
+      // refs it again with a batch).
+      if (thread.tasks.length === 0) thread.worker.unref();
     } else {
       const task = thread.tasks.shift();
       if (thread.tasks.length === 0 && !thread.stopping) thread.worker.unref();
@@ -333,7 +354,10 @@ class TextThreads implements TextPool {
     }
     // Failed at start-up: unless another thread is up, the batches waiting would wait for the
     // next start, which may fail too.
-    if (!this.#live.some((other) => other.ready)) this.#failQueued(failure);
+    if (!this.#live.some((other) => other.ready)) {
+      this.#failQueued(failure);
+      for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(failure);
+    }
     if (this.#restart !== undefined) return;
     const delay = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** this.#failures++);
     this.#restart = setTimeout(() => {

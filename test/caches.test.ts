@@ -36,9 +36,12 @@ const FIXED_TIME = 1_700_000_000;
 
 const stats = () => engine.stats().cache;
 
-/** Waits until `done()` holds, for at most five seconds. */
+/** Waits until `done()` holds; throws after ten seconds. */
 async function settled(done: () => boolean): Promise<void> {
-  for (const until = Date.now() + 5000; !done() && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (const until = Date.now() + 10_000; !done(); ) {
+    if (Date.now() > until) throw new Error('still not settled after 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 beforeAll(async () => {
@@ -556,6 +559,18 @@ describe('read-ahead', () => {
     expect(stats().readAhead.pages).toBe(before.readAhead.pages + 2);
   });
 
+  it('caches a page read ahead once its reader took it, for the other sessions paging the file', async () => {
+    await settled(() => stats().singleFlight.inFlight === 0);
+    await engine.read({ ...page(5001), session: 'pager-a' });
+    await settled(() => stats().singleFlight.inFlight === 0);
+    const taken = asText(await engine.read({ ...page(6001), session: 'pager-a' }));
+    await settled(() => stats().singleFlight.inFlight === 0);
+    const { hits, misses } = stats().result;
+    const shared = asText(await engine.read({ ...page(6001), session: 'pager-b' }));
+    expect(shared.content).toBe(taken.content);
+    expect(stats().result).toMatchObject({ hits: hits + 1, misses });
+  });
+
   it('does not read ahead of a first page, a tail read or a column read', async () => {
     await settled(() => stats().singleFlight.inFlight === 0);
     const pages = stats().readAhead.pages;
@@ -574,6 +589,9 @@ describe('read-ahead', () => {
     // Same size, other bytes: lines 2001 on now say so.
     const text = fs.readFileSync(file, 'utf8').replaceAll('log line', 'new line');
     fs.writeFileSync(file, text);
+    // A new version even where the clock's tick is coarse: another mtime.
+    const later = new Date(Date.now() + 10_000);
+    fs.utimesSync(file, later, later);
     const next = asText(await engine.read({ path: 'changing.log', offset: 2001, limit: 2 }));
     expect(next.content).toBe(numbered(2001, 2002, (n) => logLine(n).replace('log line', 'new line')));
     const paged = asText(await engine.read({ path: 'changing.log', offset: 2001, limit: 1000 }));

@@ -75,6 +75,17 @@ describe('the built package', () => {
     expect(outcome.rejection).toEqual({ isReadError: true, code: 'not_found' });
   });
 
+  it('lets a program that awaited ready() and never closed its engine exit on its own', () => {
+    const program = path.join(SCRATCH, `ready-${process.pid}.mjs`);
+    fs.writeFileSync(program, `import { createEngine } from 'readpool';\nconst engine = await createEngine({ root: process.argv[2] });\nawait engine.ready();\nconsole.log(engine.stats().text.started);\n`);
+    const run = spawnSync(process.execPath, [program, root], { cwd: REPO, encoding: 'utf8', timeout: 20_000 });
+    fs.rmSync(program, { force: true });
+    expect(run.signal).toBeNull();
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('true\n');
+    expect(run.status).toBe(0);
+  });
+
   it('loads no package a text read does not need: Piscina, sharp and mupdf wait for a media read, zod and the MCP SDK for a tool', () => {
     const trace = path.join(SCRATCH, `loads-${process.pid}.txt`);
     const reader = path.join(SCRATCH, `text-read-${process.pid}.mjs`);

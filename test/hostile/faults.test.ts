@@ -115,6 +115,14 @@ describe('faults in the text pool', () => {
     if (!answer.ok) expect(String(answer.error.details.message)).toMatch(/start-up failure injected|Terminating worker thread/);
   });
 
+  it('a worker that always fails at start-up: ready() rejects with the failure, never a hang', async () => {
+    const counter = path.join(ws.base, 'starts-always-ready');
+    fs.writeFileSync(counter, '1000000');
+    process.env.READPOOL_FAULT_STARTS = counter;
+    const e = await faultyEngine({ text: 'text-startup-fails.mjs' });
+    await expect(e.ready()).rejects.toThrow(/start-up failure injected/);
+  });
+
   it('a task that overruns its deadline (spins 4 s, timeoutMs 500): -> timeout with its stage, within 1.5 s; the engine serves on', async () => {
     const e = await faultyEngine({ text: 'text-faults.mjs' });
     const started = Date.now();

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { settlesWithin } from './deadlines.js';
-import { HostBatches } from './host-batches.js';
+import { HostBatches, type WaitingBatch } from './host-batches.js';
 import { niceSettings } from './io/thread-priority.js';
 import { decodeOutcome, HOST_READY, type JobBatch, type PoolAnswers, type WireOutcome, type WorkerConfig } from './wire.js';
 import { isSubstituted, workerFile } from './worker-files.js';
@@ -68,14 +68,11 @@ const RETIRE_GRACE_MS = 2000;
 const RESTART_BASE_MS = 50;
 const RESTART_MAX_MS = 5000;
 
-/** A batch waiting for a thread, or running on one. */
-interface Task {
-  readonly batch: JobBatch;
+/** A batch waiting for a thread (or the host, see `HostBatches`), or running on one. */
+interface Task extends WaitingBatch {
   readonly started: (() => void) | undefined;
   readonly resolve: (answers: PoolAnswers) => void;
   readonly reject: (error: Error) => void;
-  /** The host thread declined it: only a thread runs it. */
-  forThread?: boolean;
 }
 
 /** One worker thread of the pool. */
@@ -121,7 +118,6 @@ class TextThreads implements TextPool {
   #live: Thread[] = [];
   /** Answers batches while no thread has ever been ready; null where the host reads nothing. */
   #onHost: HostBatches | null;
-  #hostTurn: NodeJS.Immediate | undefined;
   /** Some thread has loaded its handler: from then on only threads read. */
   #threadsUp = false;
   #started = false;
@@ -208,7 +204,7 @@ class TextThreads implements TextPool {
   async destroy(): Promise<void> {
     this.#destroyed = true;
     clearTimeout(this.#restart);
-    clearImmediate(this.#hostTurn);
+    this.#onHost?.cancel();
     for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
     this.#failQueued(new Error('the text pool is stopped'));
     await Promise.all([...this.#live.map((thread) => this.#stop(thread)), ...this.#retiring]);
@@ -256,40 +252,24 @@ class TextThreads implements TextPool {
    */
   #waitingForThreads(): void {
     const host = this.#onHost;
-    if (host === null || host.failed || this.#queue.length > 1 || !this.#queue.every((task) => this.#hostMay(host, task))) this.#startThreads();
+    if (host === null || host.failed || this.#queue.length > 1 || !this.#queue.every((task) => host.may(task))) this.#startThreads();
     if (host === null || host.failed) return;
     if (!host.ready) return host.load();
     // Only for a batch the host may take: the others wait for a thread, without a turn each.
-    if (this.#queue.some((task) => this.#hostMay(host, task))) this.#hostTurn ??= setImmediate(() => this.#runOnHost(host));
+    host.schedule(this.#queue, () => this.#runOnHost(host));
   }
 
   /** Runs the first waiting batch the host may take, unless a thread has started meanwhile. */
   #runOnHost(host: HostBatches): void {
-    this.#hostTurn = undefined;
     if (this.#destroyed) return;
-    const at = this.#threadsUp ? -1 : this.#queue.findIndex((task) => this.#hostMay(host, task));
-    const task = this.#queue[at];
-    if (task !== undefined) {
-      let answer: unknown;
-      try {
-        answer = host.run(task.batch);
-      } catch (error) {
-        answer = error instanceof Error ? error : new Error(String(error));
-      }
-      if (answer === null) {
-        task.forThread = true;
-      } else {
-        this.#queue.splice(at, 1);
-        this.#hostReads += task.batch.paths.length;
-        task.started?.();
-        settle(task, answer);
-      }
+    const ran = this.#threadsUp ? null : host.runFirst(this.#queue);
+    if (ran !== null) {
+      const [task] = this.#queue.splice(ran.index, 1) as [Task];
+      this.#hostReads += task.batch.paths.length;
+      task.started?.();
+      settle(task, ran.answer);
     }
     this.#pump();
-  }
-
-  #hostMay(host: HostBatches, task: Task): boolean {
-    return task.forThread !== true && host.fits(task.batch);
   }
 
   #spawn(): void {

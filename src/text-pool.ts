@@ -246,9 +246,11 @@ class TextThreads implements TextPool {
   }
 
   /**
-   * Batches are waiting and no thread has started: the host takes those it may, one a turn of
-   * the event loop, and threads start (where they wait to be needed) once a batch the host may
-   * not take, or a second one, is waiting.
+   * Batches are waiting and no thread has started: the host takes one it may while it is the
+   * only one waiting, and threads start (where they wait to be needed) once a batch the host
+   * may not take, or a second one, is waiting. A burst of batches is left to the threads: the
+   * host reading beside their boots took the cores they needed (a swarm pass 1 203 against
+   * 1 115 ms, ten pairs of fresh processes, when the host took every batch it could).
    */
   #waitingForThreads(): void {
     const host = this.#onHost;
@@ -256,13 +258,13 @@ class TextThreads implements TextPool {
     if (host === null || host.failed) return;
     if (!host.ready) return host.load();
     // Only for a batch the host may take: the others wait for a thread, without a turn each.
-    host.schedule(this.#queue, () => this.#runOnHost(host));
+    if (this.#queue.length === 1) host.schedule(this.#queue, () => this.#runOnHost(host));
   }
 
   /** Runs the first waiting batch the host may take, unless a thread has started meanwhile. */
   #runOnHost(host: HostBatches): void {
     if (this.#destroyed) return;
-    const ran = this.#threadsUp ? null : host.runFirst(this.#queue);
+    const ran = this.#threadsUp || this.#queue.length !== 1 ? null : host.runFirst(this.#queue);
     if (ran !== null) {
       const [task] = this.#queue.splice(ran.index, 1) as [Task];
       this.#hostReads += task.batch.paths.length;

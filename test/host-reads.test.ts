@@ -129,6 +129,20 @@ describe('reads on the host thread', () => {
     }
   });
 
+  it('leave a burst of batches to the threads: the host takes a batch only while it is the only one waiting', async () => {
+    for (let i = 0; i < 200; i++) writeFile(root, `burst/f${i}.txt`, `file ${i}\n`);
+    const engine = await createEngine({ root, cores: 2, threads: 2, cacheBytes: 0 });
+    try {
+      // The host's handler loaded (it answers this read), the threads still booting.
+      await engine.read({ path: path.basename(fixturePath('lf')) });
+      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => engine.read({ path: `burst/f${i}.txt` })));
+      expect(results.map((result) => (result.kind === 'text' ? result.content : result.kind))).toEqual(Array.from({ length: 200 }, (_, i) => `1\tfile ${i}`));
+      expect(engine.stats().text).toEqual({ started: true, hostReads: 1 });
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('stop once ready() has a thread up: the next small read runs on a worker', async () => {
     const engine = await createEngine({ root, startThreads: 'when-needed', cacheBytes: 0 });
     try {

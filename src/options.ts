@@ -18,9 +18,9 @@ export interface EngineOptions {
   /**
    * When the text pool's threads start. `'now'` (the default): in `createEngine`, so that they
    * are ready by the time reads come. `'when-needed'`: when a read needs one, for a program that
-   * may read only a small file or two and exit (the `readpool read` command). Either way a small
-   * read that comes before any thread is ready is answered on the calling thread (see README,
-   * Start-up).
+   * may read only a small file or two and exit (the `readpool read` command). Either way a batch
+   * of small reads that waits alone before any thread is ready is answered on the calling thread
+   * (see README, Sandbox).
    */
   startThreads?: 'now' | 'when-needed';
   /**

@@ -10,7 +10,7 @@ export const HOST_BATCH_BYTES = BATCH_BYTES;
 /** A batch waiting in the text pool's queue, as the host sees it. */
 export interface WaitingBatch {
   readonly batch: JobBatch;
-  /** The host declined it (see `run`): only a thread runs it. */
+  /** The host declined it (see `runFirst`): only a thread runs it. */
   forThread?: boolean;
 }
 

@@ -70,10 +70,11 @@ function runBatch(config: WorkerConfig, context: ReaderContext, tools: ReadTools
   let bytes = 0;
   const answer: (WireOutcome | number)[] = [];
   for (let index = 0; index < batch.paths.length; index++) {
-    let job = decodeJob(batch, index, config);
-    if (job.deferAbove !== Infinity && bytes > 0) job = { ...job, deferAbove: Math.min(job.deferAbove, BATCH_BYTES - bytes + 1) };
-    const deferAbove = job.deferAbove;
-    if (maxBatchBytes !== Infinity) job = { ...job, deferAbove: Math.min(deferAbove, maxBatchBytes - bytes + 1) };
+    const decoded = decodeJob(batch, index, config);
+    // Where a worker defers the job, and where this handler does (lower on the host, see `maxBatchBytes`).
+    const deferAbove = decoded.deferAbove !== Infinity && bytes > 0 ? Math.min(decoded.deferAbove, BATCH_BYTES - bytes + 1) : decoded.deferAbove;
+    const deferHere = Math.min(deferAbove, maxBatchBytes - bytes + 1);
+    const job = deferHere === decoded.deferAbove ? decoded : { ...decoded, deferAbove: deferHere };
     const outcome = runJob(config, context, tools, job);
     if ('resend' in outcome && outcome.resend < deferAbove) return null;
     if ('ok' in outcome && outcome.ok) bytes += outcome.value.size;

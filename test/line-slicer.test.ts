@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { headBytesOf, renderLine, type LineFormat, type RenderSpec } from '../src/core/line-format.js';
 import { SimdLineFeeds } from '../src/core/line-feeds.js';
 import { LineSlicer, cutText, type SliceLimits, type SliceResult, type SliceStart } from '../src/core/line-slicer.js';
@@ -710,5 +712,25 @@ describe('primeSlicing (a fresh text worker slices a few texts before its first 
     for (const render of renders) for (const maxLineChars of [1, 80, 2000, NO_CUT]) primeSlicing(render, maxLineChars, feeds.buffer, feeds);
     expect(renders.map(window)).toEqual(before);
     expect(before[0]?.content).toBe('2\ttwo é\n3\tthree 😀');
+  });
+});
+
+describe('a long window, once dropped', () => {
+  it('is garbage to a young collection: its pieces are not kept alive into the old generation', () => {
+    // A worker paging a large log drops each page's window once it is posted. When something
+    // module-wide kept the pieces alive past the next young collection, every page was copied
+    // to the old generation (each collection took 14 ms instead of 1 there). The child slices 60
+    // windows of about 166 KB on a heap that has read for a while, then runs two young collections.
+    const child = spawnSync(
+      process.execPath,
+      ['--expose-gc', fileURLToPath(new URL('./support/young-pieces.mjs', import.meta.url)), ...['core/line-slicer.js', 'dialects/readpool.js'].map((file) => new URL(`../dist/src/${file}`, import.meta.url).href)],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(child.stderr).toBe('');
+    const { grown, contentBytes } = JSON.parse(child.stdout) as { grown: number; contentBytes: number };
+    expect(contentBytes).toBeGreaterThan(60 * PIECE_CHARS);
+    // Measured: 6 to 7 KB with the pieces kept on their window; 72 to 86 KB when a WeakMap
+    // held them (the least of three tries each).
+    expect(grown).toBeLessThan(contentBytes / 300);
   });
 });

@@ -1,8 +1,7 @@
-import { Worker } from 'node:worker_threads';
-import { settlesWithin } from './deadlines.js';
-import { HostBatches, type WaitingBatch } from './host-batches.js';
+import { HostBatches } from './host-batches.js';
 import { niceSettings } from './io/thread-priority.js';
-import { decodeOutcome, HOST_READY, type JobBatch, type PoolAnswers, type WireOutcome, type WorkerConfig } from './wire.js';
+import { settle, TextThread, type Task, type ThreadEvents, type ThreadSpec } from './text-thread.js';
+import type { JobBatch, PoolAnswers, WorkerConfig } from './wire.js';
 import { isSubstituted, workerFile } from './worker-files.js';
 
 export interface TextPool {
@@ -47,13 +46,6 @@ export interface TextPoolOptions {
 }
 
 /**
- * How long stopping a thread waits for it to load its handler: a thread is not terminated while
- * it loads its modules (Node has aborted the whole process for a worker terminated inside a
- * synchronous `require` of an ES module), unless it takes longer than this.
- */
-const BOOT_WAIT_MS = 2000;
-
-/**
  * The most batches a worker holds at once: the one it runs, and the next, waiting in its port.
  * The pool hands idle threads a batch first; how many are out is the scheduler's choice (the
  * engine sends a second one a worker only on small machines, while one session reads: see
@@ -67,31 +59,6 @@ const RETIRE_GRACE_MS = 2000;
 /** A thread that failed at start-up is replaced after this, doubling while failures repeat. */
 const RESTART_BASE_MS = 50;
 const RESTART_MAX_MS = 5000;
-
-/** A batch waiting for a thread (or the host, see `HostBatches`), or running on one. */
-interface Task extends WaitingBatch {
-  readonly started: (() => void) | undefined;
-  readonly resolve: (answers: PoolAnswers) => void;
-  readonly reject: (error: Error) => void;
-}
-
-/** One worker thread of the pool. */
-interface Thread {
-  readonly worker: Worker;
-  /** Its handler has loaded: it takes batches. */
-  ready: boolean;
-  /** Recycled: it takes no more batches, and is stopped after a grace period. */
-  retiring: boolean;
-  /** Being stopped on purpose: its exit is not a failure. */
-  stopping: boolean;
-  /** The batches sent to it, in order: the first runs, the rest wait in its port (`TASKS_PER_WORKER`). */
-  readonly tasks: Task[];
-  /** What failed it, from its `error` event, for the task it held and its exit. */
-  failure: Error | null;
-  /** Settles once it is ready or gone. */
-  readonly settled: Promise<void>;
-  readonly settle: () => void;
-}
 
 /**
  * The text pool: `threads` worker threads, each running `workers/text-host.ts` around the text
@@ -107,15 +74,10 @@ interface Thread {
  * waiting for one too (they could wait long), and is replaced after a backoff that doubles
  * while start-ups keep failing, without waiting for a request.
  */
-class TextThreads implements TextPool {
+class TextThreads implements TextPool, ThreadEvents {
   readonly threads: number;
-  readonly #host: string;
-  readonly #entry: string;
-  readonly #config: WorkerConfig;
-  readonly #heapMb: number | null;
-  /** Applied by the thread's helper where a thread cannot lower its own priority (see `niceSettings`). */
-  readonly #helperNice: number;
-  #live: Thread[] = [];
+  readonly #spec: ThreadSpec;
+  #live: TextThread[] = [];
   /** Answers batches while no thread has ever been ready; null where the host reads nothing. */
   #onHost: HostBatches | null;
   /** Some thread has loaded its handler: from then on only threads read. */
@@ -132,11 +94,13 @@ class TextThreads implements TextPool {
 
   constructor(config: WorkerConfig, options: TextPoolOptions) {
     this.threads = options.threads;
-    this.#host = workerFile('text-host');
-    this.#entry = workerFile('text-worker');
-    this.#config = config;
-    this.#heapMb = options.heapMb;
-    this.#helperNice = niceSettings(options.nice).niceIncrement;
+    this.#spec = {
+      host: workerFile('text-host'),
+      entry: workerFile('text-worker'),
+      config,
+      heapMb: options.heapMb,
+      helperNice: niceSettings(options.nice).niceIncrement,
+    };
     // A test that stands in for the worker entry exercises the threads: the host runs none of it.
     const startNow = options.start !== 'when-needed';
     this.#onHost = options.hostBatches === true && !isSubstituted('text-worker') ? new HostBatches(config, () => this.#hostLoaded(startNow)) : null;
@@ -195,7 +159,7 @@ class TextThreads implements TextPool {
     for (let i = 0; i < this.threads; i++) this.#spawn();
     this.#pump();
     const stopped = new Promise<void>((resolve) => setTimeout(resolve, RETIRE_GRACE_MS).unref())
-      .then(() => Promise.all(old.map((thread) => this.#stop(thread))))
+      .then(() => Promise.all(old.map((thread) => thread.stop())))
       .then(() => undefined)
       .finally(() => this.#retiring.delete(stopped));
     this.#retiring.add(stopped);
@@ -207,7 +171,7 @@ class TextThreads implements TextPool {
     this.#onHost?.cancel();
     for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
     this.#failQueued(new Error('the text pool is stopped'));
-    await Promise.all([...this.#live.map((thread) => this.#stop(thread)), ...this.#retiring]);
+    await Promise.all([...this.#live.map((thread) => thread.stop()), ...this.#retiring]);
   }
 
   /**
@@ -222,15 +186,7 @@ class TextThreads implements TextPool {
         if (this.#queue.length === 0) break;
         if (!thread.ready || thread.stopping || thread.tasks.length !== depth) continue;
         const task = this.#queue.shift() as Task;
-        try {
-          thread.worker.postMessage(task.batch);
-        } catch (error) {
-          task.reject(error instanceof Error ? error : new Error(String(error)));
-          continue;
-        }
-        thread.tasks.push(task);
-        thread.worker.ref();
-        if (depth === 0) task.started?.();
+        if (thread.send(task) && depth === 0) task.started?.();
       }
     }
     if (this.#queue.length > 0 && !this.#threadsUp) this.#waitingForThreads();
@@ -275,57 +231,24 @@ class TextThreads implements TextPool {
   }
 
   #spawn(): void {
-    const worker = new Worker(this.#host, {
-      argv: [this.#entry, String(this.#helperNice)],
-      workerData: this.#config,
-      ...(this.#heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.#heapMb } }),
-    });
-    let settle = (): void => undefined;
-    const settled = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    const thread: Thread = { worker, ready: false, retiring: false, stopping: false, tasks: [], failure: null, settled, settle };
-    worker.unref();
-    worker.on('message', (message: unknown) => this.#message(thread, message));
-    worker.on('error', (error: Error) => this.#error(thread, error));
-    worker.on('exit', (code: number) => this.#exit(thread, code));
-    this.#live.push(thread);
+    this.#live.push(new TextThread(this.#spec, this));
   }
 
-  #message(thread: Thread, message: unknown): void {
-    if (message === HOST_READY) {
-      thread.ready = true;
-      this.#threadsUp = true;
-      // The host's handler is not needed again: it is let go (the read module keeps the last
-      // read's slicer, see `recent` in read-file.ts).
-      this.#onHost = null;
-      for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
-      this.#failures = 0;
-      thread.settle();
-      // Kept alive while it booted for a caller of `ready()`: idle now, it holds nothing (`#pump`
-      // refs it again with a batch).
-      if (thread.tasks.length === 0) thread.worker.unref();
-    } else {
-      const task = thread.tasks.shift();
-      if (thread.tasks.length === 0 && !thread.stopping) thread.worker.unref();
-      // The next batch, waiting in the thread's port, runs now.
-      thread.tasks[0]?.started?.();
-      if (task !== undefined) settle(task, message);
-    }
-    if (thread.retiring) return;
-    this.#pump();
+  threadReady(thread: TextThread): void {
+    this.#threadsUp = true;
+    // The host's handler is not needed again: it is let go (the read module keeps the last
+    // read's slicer, see `recent` in read-file.ts).
+    this.#onHost = null;
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
+    this.#failures = 0;
+    if (!thread.retiring) this.#pump();
   }
 
-  /** An error the thread did not catch (its heap limit among them); its exit follows. */
-  #error(thread: Thread, error: Error): void {
-    thread.failure ??= error;
-    for (const task of thread.tasks.splice(0)) task.reject(error);
+  threadAnswered(thread: TextThread): void {
+    if (!thread.retiring) this.#pump();
   }
 
-  #exit(thread: Thread, code: number): void {
-    thread.settle();
-    const failure = thread.failure ?? new Error(`the text worker exited with code ${code}`);
-    for (const task of thread.tasks.splice(0)) task.reject(failure);
+  threadExited(thread: TextThread, failure: Error): void {
     const at = this.#live.indexOf(thread);
     if (at === -1 || thread.stopping || this.#destroyed) return;
     this.#live.splice(at, 1);
@@ -353,40 +276,6 @@ class TextThreads implements TextPool {
 
   #failQueued(error: Error): void {
     for (const task of this.#queue.splice(0)) task.reject(error);
-  }
-
-  /** Stops a thread once it has loaded its handler or within `BOOT_WAIT_MS`; a batch it held fails. */
-  async #stop(thread: Thread): Promise<void> {
-    thread.stopping = true;
-    // `close()` is awaited: the thread keeps the process alive until it has stopped, or a host
-    // that closes its engine while a thread still boots would exit with its close unsettled.
-    thread.worker.ref();
-    await settlesWithin(thread.settled, BOOT_WAIT_MS, { keepAlive: false });
-    thread.failure ??= new Error('Terminating worker thread: the text pool stopped it');
-    await thread.worker.terminate();
-  }
-}
-
-/**
- * Settles a batch with its thread's answer: each job's outcome, then the batch's milliseconds in
- * the worker. An error the handler threw fails the batch, and so does any other shape (a worker
- * from an older build); the scheduler then retries its reads one at a time.
- */
-function settle(task: Task, wires: unknown): void {
-  if (wires instanceof Error) return task.reject(wires);
-  const { batch } = task;
-  const count = batch.paths.length;
-  if (!Array.isArray(wires) || wires.length !== count + 1 || typeof wires[count] !== 'number') {
-    return task.reject(new Error('the text worker answered in an unexpected shape (a stale build? run npm run build)'));
-  }
-  try {
-    const outcomes: PoolAnswers = [];
-    for (let i = 0; i < count; i++) outcomes.push(decodeOutcome(wires[i] as WireOutcome, batch.paths[i] ?? ''));
-    outcomes.workerMs = wires[count];
-    task.resolve(outcomes);
-  } catch (error) {
-    // Never thrown into the thread's message event, where it would end the host.
-    task.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

@@ -19,9 +19,13 @@ const WAITING_PAGES = 32;
 /** And their bytes (by `resultBytes`), whatever budgets the pages were read with. */
 const WAITING_BYTES = 32 * 1024 * 1024;
 
-/** The request for the page after `result`, when it is worth reading ahead; else null. */
+/**
+ * The request for the page after `result`, when it is worth reading ahead; else null. A page its
+ * limit or its budget ended (most pages read with the default budget end at the budget) goes on
+ * at `nextOffset`; one that ended inside a long line goes on in that line's columns, not here.
+ */
 export function nextPage(req: ParsedRequest, result: ReadResult): ParsedRequest | null {
-  if (result.kind !== 'text' || result.truncated === false || result.truncated.reason !== 'lines') return null;
+  if (result.kind !== 'text' || result.truncated === false || result.truncated.reason === 'line-length') return null;
   if (req.offset <= 1 || req.column !== 0) return null;
   return { ...req, offset: result.truncated.nextOffset, fresh: false };
 }

@@ -571,6 +571,23 @@ describe('read-ahead', () => {
     expect(stats().result).toMatchObject({ hits: hits + 1, misses });
   });
 
+  it('reads ahead after a page its token budget ended, from the line after the last one shown', async () => {
+    await settled(() => stats().singleFlight.inFlight === 0);
+    // About 40 tokens a line: a budget of 4000 ends a page after about a hundred of them.
+    const budgeted = (offset: number) => ({ path: 'paged.log', offset, limit: 1000, maxTokens: 4000 });
+    const pages = stats().readAhead.pages;
+    const first = asText(await engine.read(budgeted(20_001)));
+    if (first.truncated === false) throw new Error('expected the budget to end the page');
+    expect(first.truncated.reason).toBe('tokens');
+    expect(stats().readAhead.pages).toBe(pages + 1);
+    await settled(() => stats().singleFlight.inFlight === 0);
+    const hits = stats().result.hits;
+    const next = asText(await engine.read(budgeted(first.truncated.nextOffset)));
+    expect(next.startLine).toBe(first.endLine + 1);
+    expect(next.content).toBe(numbered(first.endLine + 1, next.endLine, logLine));
+    expect(stats().result.hits).toBe(hits + 1);
+  });
+
   it('does not read ahead of a first page, a tail read or a column read', async () => {
     await settled(() => stats().singleFlight.inFlight === 0);
     const pages = stats().readAhead.pages;

@@ -7,6 +7,7 @@ import { LineSlicer, cutText, type SliceLimits, type SliceResult, type SliceStar
 import { contentPieces, PIECE_CHARS } from '../src/core/slice-result.js';
 import { primeSlicing } from '../src/core/slicer-priming.js';
 import { RENDER } from '../src/dialects/readpool.js';
+import { createRandom, type Random } from './support/random.js';
 
 /** Lines as they are, with the native dialect's cut marker. */
 const PLAIN: RenderSpec = { format: { numbered: false }, cutMarker: RENDER.cutMarker };
@@ -17,38 +18,6 @@ const CASES = 60;
 
 const MARKER = / … \[line cut after (\d+) characters; the whole line is (\d+) bytes\]$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-// ---------------------------------------------------------------------------------------------
-// A small seeded PRNG (mulberry32), so every failing case can be replayed from its seed.
-
-interface Random {
-  next(): number;
-  int(min: number, max: number): number;
-  chance(probability: number): boolean;
-  pick<T>(items: readonly T[]): T;
-}
-
-function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
-  return {
-    next,
-    int,
-    chance: (probability) => next() < probability,
-    pick: <T>(items: readonly T[]): T => {
-      const item = items[int(0, items.length - 1)];
-      if (item === undefined) throw new Error('pick from an empty list');
-      return item;
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Random inputs: ASCII, 2-, 3- and 4-byte UTF-8, empty and long lines, all three line breaks.

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { SessionLedger, type ReadFacts, type ReadMark } from '../src/cache/sessions.js';
+import { createRandom } from './support/random.js';
+import { ReferenceLedger } from './support/reference-ledger.js';
+
+const SESSIONS = ['a', 'b', 'c', 'd', 'e'];
+const PATHS = Array.from({ length: 9 }, (_, i) => `/root/file-${i}.ts`);
+const RANGES = ['', '1:10', '20:5'];
+
+function factsOf(path: string, complete: boolean): ReadFacts {
+  return { path, relativePath: path.slice(6), size: 10, xxh64: 'ab', sha256: null, startLine: 1, endLine: 2, totalLines: 2, complete };
+}
+
+describe('SessionLedger', () => {
+  it('answers every query as the plain model of its rules does, through random reads, forgets and evictions', () => {
+    for (let seed = 1; seed <= 25; seed++) {
+      const random = createRandom(seed);
+      // Small bounds, so that sessions and marks are forgotten often.
+      const limits = { maxSessions: random.int(1, 4), maxEntries: random.int(1, 5) };
+      const ledger = new SessionLedger(limits);
+      const model = new ReferenceLedger(limits);
+      for (let step = 0; step < 500; step++) {
+        const session = random.pick(SESSIONS);
+        const where = `seed ${seed}, step ${step}, limits ${JSON.stringify(limits)}`;
+        if (random.chance(0.05)) {
+          expect(ledger.forget(session), where).toBe(model.forget(session));
+        } else {
+          const path = random.pick(PATHS);
+          const mark: ReadMark = { facts: factsOf(path, random.chance(0.8)), range: random.pick(RANGES), readAt: step, version: `v${random.int(1, 3)}`, settled: random.chance(0.9), written: 0 };
+          ledger.record(session, path, mark);
+          model.record(session, path, mark);
+        }
+        expect(ledger.stats(), where).toEqual(model.stats());
+        // Every question, every few steps (each a mark or its absence, the very object kept).
+        if (step % 7 !== 0) continue;
+        for (const asked of SESSIONS) {
+          for (const path of PATHS) {
+            expect(ledger.last(asked, path), `${where}: last(${asked}, ${path})`).toEqual(model.last(asked, path));
+            for (const range of RANGES) expect(ledger.range(asked, path, range), `${where}: range(${asked}, ${path}, ${range})`).toBe(model.range(asked, path, range));
+          }
+        }
+      }
+    }
+  });
+
+  it('holds a mark per session and file, however many times the files are read again', () => {
+    const ledger = new SessionLedger({ maxSessions: 4, maxEntries: 3 });
+    for (let round = 0; round < 10_000; round++) {
+      const path = PATHS[round % 2] as string;
+      ledger.record('a', path, { facts: factsOf(path, true), range: '', readAt: round, version: 'v', settled: true, written: 0 });
+    }
+    expect(ledger.stats()).toEqual({ sessions: 1, entries: 2 });
+    expect(ledger.last('a', PATHS[0] as string)?.readAt).toBe(9998);
+    expect(ledger.last('a', PATHS[1] as string)?.readAt).toBe(9999);
+  });
+});

@@ -5,12 +5,18 @@
 //   and reading a graph of modules (about 40 ms a text thread instead of 53), and without starting
 //   Node's ES module loader, which a `require` does not need (about 5 ms more). A `require`d entry
 //   also starts under a host's `--input-type`, which an ES module worker file does not.
-// - The package's entries (`readpool`, `readpool/tools`, `readpool/ai` and the `readpool` command)
-//   are bundled together, so that `import('readpool')` reads a few files instead of thirty-odd.
-//   They share their chunks, so a program that imports two entries holds one copy of each class
-//   (`err instanceof ReadError` holds whichever entry threw it). Chunks stay in `dist/src`,
-//   beside the entries, because workers are found relative to the module that starts them.
-//   Packages stay external: they load from node_modules as they would unbundled.
+// - The package's entries (`readpool`, `readpool/tools`, `readpool/ai`) are bundled together, so
+//   that `import('readpool')` reads a few files instead of thirty-odd. They share their chunks, so
+//   a program that imports two entries holds one copy of each class (`err instanceof ReadError`
+//   holds whichever entry threw it). Chunks stay in `dist/src`, beside the entries, because
+//   workers are found relative to the module that starts them. Packages stay external: they load
+//   from node_modules as they would unbundled, and a host's own zod is the one its schemas meet.
+// - The `readpool` command is a process of its own, bundled apart with the packages it imports:
+//   `readpool serve` imports the MCP SDK and zod, about 450 modules, whose resolving and loading
+//   took longer than everything else it does before its first answer (spawn to the first
+//   answered call: 276 to 283 ms bundled against 424 to 435, the official filesystem server 387
+//   to 395, alternating). Only the packages with native code or worker files of their own stay
+//   external (`CLI_EXTERNAL`).
 //
 // Where rolldown cannot run (it needs Node 20.19 or later) the build warns and leaves tsc's
 // output as it is: everything works, and starts more slowly.
@@ -22,6 +28,10 @@ for (const name of fs.readdirSync('dist/src')) if (name.startsWith('chunk-')) fs
 
 const external = (id: string): boolean => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
 
+/** Packages the command's bundle leaves in node_modules: native code, or worker files they start. */
+const CLI_EXTERNAL = ['sharp', 'mupdf', 'piscina', '@napi-rs/nice'];
+const cliExternal = (id: string): boolean => id.startsWith('node:') || CLI_EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
+
 export default defineConfig([
   ...['text-worker', 'text-host', 'stat-worker'].map((name) => ({
     input: `dist/workers/${name}.js`,
@@ -30,11 +40,17 @@ export default defineConfig([
     logLevel: 'warn' as const,
   })),
   {
+    input: { cli: 'dist/src/cli.js' },
+    platform: 'node',
+    external: cliExternal,
+    output: { format: 'esm', dir: 'dist/src', entryFileNames: '[name].js', chunkFileNames: 'chunk-cli-[name]-[hash].js', sourcemap: true },
+    logLevel: 'warn',
+  },
+  {
     input: {
       index: 'dist/src/index.js',
       tools: 'dist/src/tools.js',
       ai: 'dist/src/ai.js',
-      cli: 'dist/src/cli.js',
     },
     platform: 'node',
     external,

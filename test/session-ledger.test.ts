@@ -12,7 +12,7 @@ function factsOf(path: string, complete: boolean): ReadFacts {
 }
 
 describe('SessionLedger', () => {
-  it('answers every query as the plain model of its rules does, through random reads, forgets and evictions', () => {
+  it('answers every query as a plain model of its rules does, through random reads, forgets and evictions', () => {
     for (let seed = 1; seed <= 25; seed++) {
       const random = createRandom(seed);
       // Small bounds, so that sessions and marks are forgotten often.
@@ -26,7 +26,7 @@ describe('SessionLedger', () => {
           expect(ledger.forget(session), where).toBe(model.forget(session));
         } else {
           const path = random.pick(PATHS);
-          const mark: ReadMark = { facts: factsOf(path, random.chance(0.8)), range: random.pick(RANGES), readAt: step, version: `v${random.int(1, 3)}`, settled: random.chance(0.9), written: 0 };
+          const mark: ReadMark = { facts: factsOf(path, random.chance(0.8)), range: random.pick(RANGES), readAt: step, version: `v${random.int(1, 3)}`, settled: random.chance(0.9) };
           ledger.record(session, path, mark);
           model.record(session, path, mark);
         }
@@ -43,11 +43,38 @@ describe('SessionLedger', () => {
     }
   });
 
+  it('answers as the model does over a long run with many files, each session past its bound many times', () => {
+    const random = createRandom(4242);
+    const paths = Array.from({ length: 300 }, (_, i) => `/root/deep/file-${i}.ts`);
+    const limits = { maxSessions: 6, maxEntries: 40 };
+    const ledger = new SessionLedger(limits);
+    const model = new ReferenceLedger(limits);
+    for (let step = 0; step < 6000; step++) {
+      const session = random.pick(SESSIONS);
+      if (random.chance(0.01)) {
+        expect(ledger.forget(session)).toBe(model.forget(session));
+        continue;
+      }
+      const path = random.pick(paths);
+      const mark: ReadMark = { facts: factsOf(path, random.chance(0.9)), range: random.pick(RANGES), readAt: step, version: 'v', settled: true };
+      ledger.record(session, path, mark);
+      model.record(session, path, mark);
+      if (step % 200 !== 0) continue;
+      expect(ledger.stats(), `step ${step}`).toEqual(model.stats());
+      for (const asked of SESSIONS) {
+        for (const checked of paths.slice(0, 60)) {
+          expect(ledger.last(asked, checked), `step ${step}: last(${asked}, ${checked})`).toEqual(model.last(asked, checked));
+          expect(ledger.range(asked, checked, ''), `step ${step}: range(${asked}, ${checked})`).toBe(model.range(asked, checked, ''));
+        }
+      }
+    }
+  });
+
   it('holds a mark per session and file, however many times the files are read again', () => {
     const ledger = new SessionLedger({ maxSessions: 4, maxEntries: 3 });
     for (let round = 0; round < 10_000; round++) {
       const path = PATHS[round % 2] as string;
-      ledger.record('a', path, { facts: factsOf(path, true), range: '', readAt: round, version: 'v', settled: true, written: 0 });
+      ledger.record('a', path, { facts: factsOf(path, true), range: '', readAt: round, version: 'v', settled: true });
     }
     expect(ledger.stats()).toEqual({ sessions: 1, entries: 2 });
     expect(ledger.last('a', PATHS[0] as string)?.readAt).toBe(9998);

@@ -21,12 +21,40 @@
 // Where rolldown cannot run (it needs Node 20.19 or later) the build warns and leaves tsc's
 // output as it is: everything works, and starts more slowly.
 import fs from 'node:fs';
-import { defineConfig } from 'rolldown';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'rolldown';
 
 // Chunks are named by content hash: those of an earlier build would pile up beside the new ones.
 for (const name of fs.readdirSync('dist/src')) if (name.startsWith('chunk-')) fs.rmSync(`dist/src/${name}`);
 
 const external = (id: string): boolean => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0');
+
+/**
+ * Writes the licences of the packages a bundle inlines, beside it (`NAME`): their code ships in
+ * `dist/src`, so their notices must too.
+ */
+function thirdPartyNotices(name: string): Plugin {
+  return {
+    name: 'third-party-notices',
+    generateBundle(_options, bundle) {
+      const packages = new Map<string, string>();
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        for (const id of output.moduleIds) {
+          const found = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(id);
+          if (found?.[1] !== undefined) packages.set(found[1], found[1]);
+        }
+      }
+      const notices = [...packages.keys()].sort().map((dir) => {
+        const { name: pkg, version, license } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+        const file = fs.readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry));
+        const text = file === undefined ? `(no licence file; package.json says ${license ?? 'nothing'})` : fs.readFileSync(path.join(dir, file), 'utf8').trim();
+        return `${pkg} ${version}\n\n${text}\n`;
+      });
+      this.emitFile({ type: 'asset', fileName: name, source: `The readpool command bundles these packages:\n\n${notices.join('\n---\n\n')}` });
+    },
+  };
+}
 
 /** Packages the command's bundle leaves in node_modules: native code, or worker files they start. */
 const CLI_EXTERNAL = ['sharp', 'mupdf', 'piscina', '@napi-rs/nice'];
@@ -43,6 +71,7 @@ export default defineConfig([
     input: { cli: 'dist/src/cli.js' },
     platform: 'node',
     external: cliExternal,
+    plugins: [thirdPartyNotices('cli-third-party-notices.txt')],
     output: { format: 'esm', dir: 'dist/src', entryFileNames: '[name].js', chunkFileNames: 'chunk-cli-[name]-[hash].js', sourcemap: true },
     logLevel: 'warn',
   },

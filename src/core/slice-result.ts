@@ -74,7 +74,7 @@ export function contentPieces(holder: object): readonly string[] | undefined {
 
 /** Records that `holder.content` is made of `pieces`, when there is more than one. */
 export function keepPieces(holder: object, pieces: readonly string[] | undefined): void {
-  if (pieces !== undefined && pieces.length > 1) Object.defineProperty(holder, PIECES, { value: pieces });
+  if (pieces !== undefined && pieces.length > 1) Object.defineProperty(holder, PIECES, { value: pieces, configurable: true });
 }
 
 /** `to`, which took its `content` from `from`, made of the same pieces; returned for chaining. */

@@ -1,72 +1,82 @@
 /**
- * The session ledger's rules, written the plain way (a Map of marks per session, each bounded
- * least recently written first), for a test that checks `SessionLedger` against it operation by
- * operation. Slow on purpose: this is what the ledger must answer, not how.
+ * The session ledger's rules as a log of entries, searched and trimmed the slow, obvious way, for a
+ * test that checks `SessionLedger` against it operation by operation. It shares no structure with
+ * the ledger on purpose: a model that copied it would agree with its bugs.
+ *
+ * Rules: a session holds its last read of each file (with that read's range), and its last
+ * complete read of each other range of a file; each of the two holds at most `maxEntries`, the
+ * least recently written dropped first; at most `maxSessions` sessions, the one least recently
+ * written to dropped when a new one comes. A session that holds no file answers no range.
  */
 import type { LastRead, ReadMark, SessionLimits } from '../../src/cache/sessions.js';
 
-function bounded<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value as string);
+interface Entry {
+  readonly session: string;
+  readonly kind: 'file' | 'range';
+  readonly path: string;
+  /** The range, for a `range` entry; '' for a file's. */
+  readonly range: string;
+  readonly mark: ReadMark;
+  /** When it was written (one clock for the whole ledger). */
+  readonly at: number;
 }
-
-interface State {
-  readonly ranges: Map<string, ReadMark>;
-  readonly files: Map<string, ReadMark>;
-  written: number;
-}
-
-const rangeKey = (path: string, range: string) => `${path}\0${range}`;
 
 export class ReferenceLedger {
   readonly #limits: SessionLimits;
-  readonly #sessions = new Map<string, State>();
-  #writes = 0;
+  #log: Entry[] = [];
+  /** Sessions and when each was last written to, oldest first by `at`. */
+  readonly #touched = new Map<string, number>();
+  #clock = 0;
 
   constructor(limits: SessionLimits) {
     this.#limits = limits;
   }
 
+  #entry(session: string, kind: Entry['kind'], path: string, range = ''): Entry | undefined {
+    return this.#log.find((entry) => entry.session === session && entry.kind === kind && entry.path === path && entry.range === range);
+  }
+
   range(session: string, path: string, range: string): ReadMark | undefined {
-    const state = this.#sessions.get(session);
-    if (state === undefined || state.files.size === 0) return undefined;
-    const last = state.files.get(path);
-    if (last !== undefined && last.range === range) return last.facts.complete ? last : undefined;
-    return state.ranges.get(rangeKey(path, range));
+    if (!this.#log.some((entry) => entry.session === session && entry.kind === 'file')) return undefined;
+    const last = this.#entry(session, 'file', path)?.mark;
+    if (last?.range === range) return last.facts.complete ? last : undefined;
+    return this.#entry(session, 'range', path, range)?.mark;
   }
 
   last(session: string, path: string): LastRead | undefined {
-    const mark = this.#sessions.get(session)?.files.get(path);
+    const mark = this.#entry(session, 'file', path)?.mark;
     return mark === undefined ? undefined : { ...mark.facts, readAt: mark.readAt, version: mark.version, settled: mark.settled };
   }
 
   record(session: string, path: string, mark: ReadMark): void {
-    let state = this.#sessions.get(session);
-    if (state === undefined) {
-      state = { ranges: new Map(), files: new Map(), written: 0 };
-      if (this.#sessions.size >= this.#limits.maxSessions) {
-        const oldest = [...this.#sessions].sort(([, a], [, b]) => a.written - b.written)[0];
-        if (oldest !== undefined) this.#sessions.delete(oldest[0]);
-      }
-      this.#sessions.set(session, state);
+    if (!this.#touched.has(session) && this.#touched.size >= this.#limits.maxSessions) {
+      const oldest = [...this.#touched].reduce((a, b) => (b[1] < a[1] ? b : a));
+      this.forget(oldest[0]);
     }
-    state.written = ++this.#writes;
-    const previous = state.files.get(path);
-    if (previous !== undefined && previous.range !== mark.range && previous.facts.complete) {
-      bounded(state.ranges, rangeKey(path, previous.range), previous, this.#limits.maxEntries);
-    }
-    bounded(state.files, path, mark, this.#limits.maxEntries);
-    state.ranges.delete(rangeKey(path, mark.range));
+    this.#touched.set(session, ++this.#clock);
+    const previous = this.#entry(session, 'file', path)?.mark;
+    if (previous !== undefined && previous.range !== mark.range && previous.facts.complete) this.#write(session, 'range', path, previous.range, previous);
+    this.#write(session, 'file', path, '', mark);
+    this.#log = this.#log.filter((entry) => !(entry.session === session && entry.kind === 'range' && entry.path === path && entry.range === mark.range));
+  }
+
+  /** Writes one entry in place of the same one, then drops the session's oldest of that kind past the bound. */
+  #write(session: string, kind: Entry['kind'], path: string, range: string, mark: ReadMark): void {
+    const same = this.#entry(session, kind, path, range);
+    this.#log = this.#log.filter((entry) => entry !== same);
+    this.#log.push({ session, kind, path, range, mark, at: ++this.#clock });
+    const mine = this.#log.filter((entry) => entry.session === session && entry.kind === kind);
+    if (mine.length <= this.#limits.maxEntries) return;
+    const oldest = mine.reduce((a, b) => (b.at < a.at ? b : a));
+    this.#log = this.#log.filter((entry) => entry !== oldest);
   }
 
   forget(session: string): boolean {
-    return this.#sessions.delete(session);
+    this.#log = this.#log.filter((entry) => entry.session !== session);
+    return this.#touched.delete(session);
   }
 
   stats(): { readonly sessions: number; readonly entries: number } {
-    let entries = 0;
-    for (const state of this.#sessions.values()) entries += state.ranges.size + state.files.size;
-    return { sessions: this.#sessions.size, entries };
+    return { sessions: this.#touched.size, entries: this.#log.length };
   }
 }

@@ -70,7 +70,7 @@ export class SessionAnswers {
       facts = factsOf(result);
       this.#shared.set(result, facts);
     }
-    this.#sessions.record(session, absolute, { facts, range, readAt: Date.now(), version: result.version, settled });
+    this.#sessions.record(session, absolute, { facts, range, readAt: Date.now(), version: result.version, settled, written: 0 });
     return result;
   }
 

@@ -1,84 +1,8 @@
-/**
- * A Map bounded in entries that forgets the least recently written first. Writes refresh an
- * entry, reads do not: cheaper than a full LRU on the hot path (a Map delete and set), and for
- * read state "least recently read" is the order that matters.
- */
-class RecentMap<K, V> {
-  readonly #map = new Map<K, V>();
-  readonly #max: number;
+import { FileMarks, PathIds } from './file-marks.js';
+import type { LastRead, ReadMark } from './marks.js';
+import { RecentMap } from './recent-map.js';
 
-  constructor(max: number) {
-    this.#max = max;
-  }
-
-  get(key: K): V | undefined {
-    return this.#map.get(key);
-  }
-
-  set(key: K, value: V): void {
-    this.#map.delete(key);
-    this.#map.set(key, value);
-    if (this.#map.size > this.#max) {
-      const oldest = this.#map.keys().next();
-      if (oldest.done !== true) this.#map.delete(oldest.value);
-    }
-  }
-
-  delete(key: K): boolean {
-    return this.#map.delete(key);
-  }
-
-  get size(): number {
-    return this.#map.size;
-  }
-
-  values(): IterableIterator<V> {
-    return this.#map.values();
-  }
-}
-
-/** What a session was given when it read a file: enough for stubs and for an edit tool's check. */
-export interface LastRead {
-  /** Canonical path of the file read. */
-  readonly path: string;
-  readonly relativePath: string;
-  /** When the read was answered, in milliseconds since the epoch. */
-  readonly readAt: number;
-  /** Version key at that read (`dev:ino:size:mtimeMs:ctimeMs`); moves on when a touch kept the content. */
-  readonly version: string;
-  readonly size: number;
-  readonly xxh64: string | null;
-  readonly sha256: string | null;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly totalLines: number | null;
-  /** True when the session saw every line it asked for, uncut: only such reads earn stubs. */
-  readonly complete: boolean;
-  /**
-   * True when the file had not changed for `settleMs` before the read, so its version alone
-   * identifies the content. A mark that is not settled earns stubs by content hash only.
-   */
-  readonly settled: boolean;
-}
-
-/**
- * What every session given one result shares of it (see `LastRead`), made once per result: a
- * swarm's sessions read the same cached results, and a mark that copied these fields was most of
- * what each read kept.
- */
-export type ReadFacts = Omit<LastRead, 'readAt' | 'version' | 'settled'>;
-
-/** A session's read of a file: the result's shared facts, and what is the session's own. */
-export interface ReadMark {
-  readonly facts: ReadFacts;
-  /** The range it asked for (`''` for the default one). */
-  readonly range: string;
-  readonly readAt: number;
-  /** See `LastRead.version`: moved on by a touch that kept the content. */
-  version: string;
-  /** See `LastRead.settled`. */
-  settled: boolean;
-}
+export type { LastRead, ReadFacts, ReadMark } from './marks.js';
 
 export interface SessionLimits {
   /** Sessions remembered; the least recently active is forgotten first. */
@@ -96,8 +20,8 @@ export interface SessionLimits {
 interface SessionState {
   /** (path, range) → the last complete read of it, for ranges other than the one in `files`. */
   readonly ranges: RecentMap<string, ReadMark>;
-  /** path → the last read of it, complete or not (the read ledger), with its range. */
-  readonly files: RecentMap<string, ReadMark>;
+  /** The last read of each file, complete or not (the read ledger), with its range. */
+  readonly files: FileMarks;
   /** The ledger's write count at this session's last write: the least recent is forgotten first. */
   written: number;
 }
@@ -116,6 +40,8 @@ export class SessionLedger {
    * scans for the least recently written instead.
    */
   readonly #sessions = new Map<string, SessionState>();
+  /** Numbers for the paths whose marks sessions keep in arrays (see `FileMarks`). */
+  readonly #ids = new PathIds();
   #writes = 0;
 
   constructor(limits: SessionLimits) {
@@ -143,22 +69,25 @@ export class SessionLedger {
     let state = this.#sessions.get(session);
     if (state === undefined) {
       const max = this.#limits.maxEntries;
-      state = { ranges: new RecentMap(max), files: new RecentMap(max), written: 0 };
+      state = { ranges: new RecentMap(max), files: new FileMarks(this.#ids, max), written: 0 };
       if (this.#sessions.size >= this.#limits.maxSessions) this.#forgetLeastRecent();
       this.#sessions.set(session, state);
     }
-    state.written = ++this.#writes;
-    const previous = state.files.get(path);
+    const write = ++this.#writes;
+    state.written = write;
+    const previous = state.files.set(path, mark, write);
     const { range } = mark;
     // The file's last read was of another range: its mark keeps answering for that range.
     if (previous !== undefined && previous.range !== range && previous.facts.complete) state.ranges.set(rangeKey(path, previous.range), previous);
-    state.files.set(path, mark);
     // This range's mark lives in `files` now: one kept from before would be stale.
     if (state.ranges.size > 0) state.ranges.delete(rangeKey(path, range));
   }
 
   /** Forgets everything the session read; true when there was something to forget. */
   forget(session: string): boolean {
+    const state = this.#sessions.get(session);
+    if (state === undefined) return false;
+    state.files.release();
     return this.#sessions.delete(session);
   }
 
@@ -177,7 +106,7 @@ export class SessionLedger {
         oldestWrite = state.written;
       }
     }
-    if (oldest !== undefined) this.#sessions.delete(oldest);
+    if (oldest !== undefined) this.forget(oldest);
   }
 }
 

@@ -149,7 +149,7 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
     // No check of the path's canonical place before a cache answers (README, Sandbox: what a
     // cache may serve): a hit needs the same inode at the same version, so its bytes are the
     // bytes a worker already served from inside a root.
-    const stub = this.#answers.unchanged(held, version);
+    const stub = this.#answers.unchanged(req, absolute, held, version);
     if (stub !== undefined) return resolve(this.#deliver(stub, req, subject));
     if (cached !== undefined && cached.version === version) {
       ledger.resultHits++;

@@ -1,5 +1,5 @@
 import type { FactsCache } from './cache/file-facts.js';
-import type { ReadFacts, ReadMark, SessionLedger } from './cache/sessions.js';
+import type { MarkBase, ReadMark, SessionLedger } from './cache/sessions.js';
 import { describeStub } from './dialects/readpool-notices.js';
 import type { ReadLedger } from './read-ledger.js';
 import type { ParsedRequest } from './request.js';
@@ -18,8 +18,12 @@ export class SessionAnswers {
   /** Hashes of settled versions, for a stub after a touch. */
   readonly #versions: FactsCache;
   readonly #settleMs: number;
-  /** The facts of each result some session was given, shared by every session given it. */
-  readonly #shared = new WeakMap<ReadResult, ReadFacts>();
+  /**
+   * The mark base of each result some session was given for the default range, at a settled
+   * version: its facts, shared by every session given it (a mark that copied them was most of
+   * what each read kept), and the base itself, which is all of most marks but their time.
+   */
+  readonly #shared = new WeakMap<ReadResult, MarkBase>();
 
   constructor(sessions: SessionLedger, ledger: ReadLedger, facts: FactsCache, settleMs: number) {
     this.#sessions = sessions;
@@ -39,15 +43,13 @@ export class SessionAnswers {
    * has that version, or the facts cache knows the version's hash and it is the mark's (a touch:
    * facts are kept only for settled versions, so a match means the same bytes). Else undefined.
    */
-  unchanged(held: ReadMark | undefined, version: string): UnchangedResult | undefined {
+  unchanged(req: ParsedRequest, absolute: string, held: ReadMark | undefined, version: string): UnchangedResult | undefined {
     if (held === undefined) return undefined;
     if (held.settled && held.version === version) return this.stub(held, 'same_version');
     const known = this.#versions.get(version);
-    if (known === undefined || known.xxh64 !== held.facts.xxh64) return undefined;
+    if (known === undefined || known.xxh64 !== held.facts.xxh64 || req.session === null) return undefined;
     this.#ledger.hashHits++;
-    held.version = version;
-    held.settled = true;
-    return this.stub(held, 'same_content');
+    return this.stub(this.#sessions.renew(req.session, absolute, held, version, true), 'same_content');
   }
 
   /**
@@ -61,16 +63,15 @@ export class SessionAnswers {
     // settled for every later one: no need to parse its ctime again on every hit.
     const settled = fromCache || isSettled(result.version, startedAt, this.#settleMs);
     if (held !== undefined && held.facts.path === result.path && result.xxh64 !== null && result.xxh64 === held.facts.xxh64) {
-      held.version = result.version;
-      held.settled = settled;
-      return this.stub(held, 'same_content');
+      return this.stub(this.#sessions.renew(session, absolute, held, result.version, settled), 'same_content');
     }
-    let facts = this.#shared.get(result);
-    if (facts === undefined) {
-      facts = factsOf(result);
-      this.#shared.set(result, facts);
+    let shared = this.#shared.get(result);
+    if (shared === undefined) {
+      shared = { facts: factsOf(result), range: '', version: result.version, settled: true };
+      this.#shared.set(result, shared);
     }
-    this.#sessions.record(session, absolute, { facts, range, readAt: Date.now(), version: result.version, settled, written: 0 });
+    const base = range === '' && settled ? shared : { facts: shared.facts, range, version: result.version, settled };
+    this.#sessions.record(session, absolute, base, Date.now());
     return result;
   }
 

@@ -1,4 +1,4 @@
-import type { ReadMark } from './marks.js';
+import type { MarkBase, ReadMark } from './marks.js';
 import { RecentMap } from './recent-map.js';
 
 /**
@@ -70,20 +70,28 @@ export class PathIds {
  * One session's marks of files (the read ledger), at most `max`, the least recently written
  * forgotten first. Two forms:
  *
- * - An array indexed by path id while the session's ids are small, as in a swarm whose agents
- *   read one tree (they share the same few hundred ids). Each session's own `Map` had been the
- *   largest part of a swarm's cached read on the host: inserting into 256 maps of 500 entries in
- *   turn. The write order, kept only once the session passes its bound, is `[id, write, ...]`
- *   from `head` on; a pair whose write is no longer its id's mark's is stale and passed over.
- * - A `Map` by path, in write order, once an id would pass `denseLimit`: agents that each read
- *   their own files (a worktree each) hold ids far apart, and an array of them was mostly holes
- *   (forgetting a session walked them all, 18 ms against 0.3, and a third more memory). Such a
- *   session holds no ids, so its reads pay no lookup of them either.
+ * - Arrays indexed by path id while the session's ids are small, as in a swarm whose agents read
+ *   one tree (they share the same few hundred ids): each id's mark base (shared with the other
+ *   sessions given the same result), when it was read, and the write that recorded it. Each
+ *   session's own `Map` had been the largest part of a swarm's cached read on the host (inserting
+ *   into 256 maps of 500 entries in turn), and a mark object kept per read the next largest (V8
+ *   made them in the old generation once most survived, each store a barrier). A mark is made
+ *   only when asked for (`get`). The write order, kept only once the session passes its bound, is
+ *   `[id, write, ...]` from `head` on; a pair whose write is no longer its id's is stale.
+ * - A `Map` of marks by path, in write order, once an id would pass `denseLimit`: agents that each
+ *   read their own files (a worktree each) hold ids far apart, and arrays of them were mostly
+ *   holes (forgetting a session walked them all, 18 ms against 0.3, and a third more memory).
+ *   Such a session holds no ids, so its reads pay no lookup of them either.
  */
 export class FileMarks {
   readonly #ids: PathIds;
   readonly #max: number;
-  #dense: (ReadMark | undefined)[] | null = [];
+  /** By id: the mark's base, or undefined; null once the marks are kept by path. */
+  #bases: (MarkBase | undefined)[] | null = [];
+  /** By id: when the mark's read was answered (ms since the epoch); 0 where no mark is. */
+  readonly #readAts: number[] = [];
+  /** By id: the ledger's write that recorded the mark; 0 where no mark is. */
+  readonly #writes: number[] = [];
   #count = 0;
   #order: number[] | null = null;
   #head = 0;
@@ -94,7 +102,7 @@ export class FileMarks {
     this.#max = max;
   }
 
-  /** The largest id an array holds (then a session's array is at most twice its bound). */
+  /** The largest id the arrays hold (then a session's arrays are at most twice its bound). */
   static denseLimit(max: number): number {
     return 2 * max + 64;
   }
@@ -104,67 +112,102 @@ export class FileMarks {
   }
 
   get(path: string): ReadMark | undefined {
-    const dense = this.#dense;
-    if (dense === null) return this.#byPath?.get(path);
+    const bases = this.#bases;
+    if (bases === null) return this.#byPath?.get(path);
     const id = this.#ids.find(path);
-    return id === undefined ? undefined : dense[id];
+    const base = id === undefined ? undefined : bases[id];
+    return base === undefined ? undefined : markOf(base, this.#readAts[id as number] as number);
   }
 
-  /** Records `mark` as the session's last read of `path`, as its `write`-th; returns the mark it replaces. */
-  set(path: string, mark: ReadMark, write: number): ReadMark | undefined {
-    const dense = this.#dense;
-    if (dense !== null) {
+  /**
+   * Records the session's read of `path`, answered at `readAt`, as the ledger's `write`-th;
+   * returns the mark it replaces.
+   */
+  set(path: string, base: MarkBase, readAt: number, write: number): ReadMark | undefined {
+    const bases = this.#bases;
+    if (bases !== null) {
       const id = this.#ids.idFor(path);
-      if (id < FileMarks.denseLimit(this.#max)) return this.#setDense(dense, id, mark, write);
+      if (id < FileMarks.denseLimit(this.#max)) return this.#setDense(bases, id, base, readAt, write);
       this.#ids.untaken(id);
       this.#toByPath();
     }
     const byPath = this.#byPath as RecentMap<string, ReadMark>;
     const previous = byPath.get(path);
-    byPath.set(path, mark);
+    byPath.set(path, markOf(base, readAt));
     return previous;
+  }
+
+  /**
+   * Gives the mark `held` (from `get`) a new base, if it is still the session's mark of `path`;
+   * its place in the write order stays. True when it was.
+   */
+  renew(path: string, held: ReadMark, base: MarkBase): boolean {
+    const bases = this.#bases;
+    if (bases === null) {
+      const byPath = this.#byPath as RecentMap<string, ReadMark>;
+      if (byPath.get(path) !== held) return false;
+      byPath.replace(path, markOf(base, held.readAt));
+      return true;
+    }
+    const id = this.#ids.find(path);
+    if (id === undefined) return false;
+    const kept = bases[id];
+    if (kept === undefined || kept.facts !== held.facts || kept.range !== held.range || kept.version !== held.version || this.#readAts[id] !== held.readAt) return false;
+    bases[id] = base;
+    return true;
   }
 
   /** Lets go of the ids it holds (the session is forgotten). */
   release(): void {
-    const dense = this.#dense;
-    if (dense === null) return;
-    for (let id = 0; id < dense.length; id++) if (dense[id] !== undefined) this.#ids.release(id);
+    const bases = this.#bases;
+    if (bases === null) return;
+    for (let id = 0; id < bases.length; id++) if (bases[id] !== undefined) this.#ids.release(id);
   }
 
-  #setDense(dense: (ReadMark | undefined)[], id: number, mark: ReadMark, write: number): ReadMark | undefined {
-    // Filling up to a new id keeps V8's elements packed, not a dictionary of holes.
-    for (let at = dense.length; at < id; at++) dense.push(undefined);
-    const previous = dense[id];
-    mark.written = write;
-    dense[id] = mark;
-    if (previous === undefined) {
+  #setDense(bases: (MarkBase | undefined)[], id: number, base: MarkBase, readAt: number, write: number): ReadMark | undefined {
+    const readAts = this.#readAts;
+    const writes = this.#writes;
+    // Filling up to a new id keeps V8's elements packed (and the numbers unboxed), not a dictionary of holes.
+    for (let at = bases.length; at < id; at++) {
+      bases.push(undefined);
+      readAts.push(0);
+      writes.push(0);
+    }
+    const kept = bases[id];
+    const previous = kept === undefined ? undefined : markOf(kept, readAts[id] as number);
+    bases[id] = base;
+    readAts[id] = readAt;
+    writes[id] = write;
+    if (kept === undefined) {
       this.#ids.hold(id);
       this.#count++;
     }
     const order = this.#order;
     if (order !== null) {
       order.push(id, write);
-      if (order.length - this.#head > 4 * this.#count + 64) this.#compact(dense, order);
+      if (order.length - this.#head > 4 * this.#count + 64) this.#compact(order);
     }
-    if (this.#count > this.#max) this.#dropOldest(dense);
+    if (this.#count > this.#max) this.#dropOldest(bases);
     return previous;
   }
 
   /** Drops the least recently written mark. */
-  #dropOldest(dense: (ReadMark | undefined)[]): void {
-    const order = this.#order ?? this.#writeOrder(dense);
+  #dropOldest(bases: (MarkBase | undefined)[]): void {
+    const order = this.#order ?? this.#writeOrder();
+    const writes = this.#writes;
     while (this.#head < order.length) {
       const id = order[this.#head] as number;
       const write = order[this.#head + 1];
       this.#head += 2;
-      if (dense[id]?.written !== write) continue;
-      dense[id] = undefined;
+      if (bases[id] === undefined || writes[id] !== write) continue;
+      bases[id] = undefined;
+      this.#readAts[id] = 0;
+      writes[id] = 0;
       this.#count--;
       this.#ids.release(id);
       break;
     }
-    if (this.#head > 1024 && this.#head * 2 > order.length) this.#compact(dense, order);
+    if (this.#head > 1024 && this.#head * 2 > order.length) this.#compact(order);
   }
 
   /**
@@ -172,48 +215,57 @@ export class FileMarks {
    * then on: most sessions never pass it, and a swarm read paid for keeping it (4.99 against 4.68
    * µs a read).
    */
-  #writeOrder(dense: (ReadMark | undefined)[]): number[] {
-    const order = this.#liveOrder(dense);
+  #writeOrder(): number[] {
+    const order = this.#liveOrder();
     this.#order = order;
     this.#head = 0;
     return order;
   }
 
   /** Keeps only the live pairs of the write order. */
-  #compact(dense: (ReadMark | undefined)[], order: number[]): void {
+  #compact(order: number[]): void {
+    const writes = this.#writes;
     const live: number[] = [];
     for (let at = this.#head; at < order.length; at += 2) {
       const id = order[at] as number;
       const write = order[at + 1] as number;
-      if (dense[id]?.written === write) live.push(id, write);
+      if (writes[id] === write) live.push(id, write);
     }
     this.#order = live;
     this.#head = 0;
   }
 
   /** `[id, write, ...]` of every mark held, oldest write first. */
-  #liveOrder(dense: (ReadMark | undefined)[]): number[] {
+  #liveOrder(): number[] {
+    const writes = this.#writes;
     const marks: [number, number][] = [];
-    for (let id = 0; id < dense.length; id++) {
-      const written = dense[id]?.written;
-      if (written !== undefined) marks.push([id, written]);
+    for (let id = 0; id < writes.length; id++) {
+      const write = writes[id] as number;
+      if (write !== 0) marks.push([id, write]);
     }
     marks.sort((a, b) => a[1] - b[1]);
     return marks.flat();
   }
 
-  /** Becomes a `Map` by path for good, in write order, letting go of its ids. */
+  /** Becomes a `Map` of marks by path for good, in write order, letting go of its ids. */
   #toByPath(): void {
-    const dense = this.#dense as (ReadMark | undefined)[];
+    const bases = this.#bases as (MarkBase | undefined)[];
     const byPath = new RecentMap<string, ReadMark>(this.#max);
-    const order = this.#liveOrder(dense);
+    const order = this.#liveOrder();
     for (let at = 0; at < order.length; at += 2) {
       const id = order[at] as number;
-      byPath.set(this.#ids.pathOf(id), dense[id] as ReadMark);
+      byPath.set(this.#ids.pathOf(id), markOf(bases[id] as MarkBase, this.#readAts[id] as number));
       this.#ids.release(id);
     }
-    this.#dense = null;
+    this.#bases = null;
+    this.#readAts.length = 0;
+    this.#writes.length = 0;
     this.#order = null;
     this.#byPath = byPath;
   }
+}
+
+/** A mark as the ledger answers it. */
+function markOf(base: MarkBase, readAt: number): ReadMark {
+  return { facts: base.facts, range: base.range, version: base.version, settled: base.settled, readAt };
 }

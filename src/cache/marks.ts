@@ -29,16 +29,24 @@ export interface LastRead {
  */
 export type ReadFacts = Omit<LastRead, 'readAt' | 'version' | 'settled'>;
 
-/** A session's read of a file: the result's shared facts, and what is the session's own. */
-export interface ReadMark {
+/**
+ * What a session's read of a file shares with other sessions' reads of the same result: its facts,
+ * the range asked for, and the version the session holds (see `LastRead`). Never changed once
+ * made: a touch that kept the content gives the session a new one (`SessionLedger.renew`). Every
+ * session given a result for the default range shares one, so that a swarm's read keeps only a
+ * few numbers of its own (see `FileMarks`).
+ */
+export interface MarkBase {
   readonly facts: ReadFacts;
   /** The range it asked for (`''` for the default one). */
   readonly range: string;
-  readonly readAt: number;
-  /** See `LastRead.version`: moved on by a touch that kept the content. */
-  version: string;
+  /** See `LastRead.version`. */
+  readonly version: string;
   /** See `LastRead.settled`. */
-  settled: boolean;
-  /** The ledger's own: its write count when it recorded this mark (see `FileMarks`). */
-  written?: number;
+  readonly settled: boolean;
+}
+
+/** A session's read of a file, as the ledger answers it: its base and when it was answered. */
+export interface ReadMark extends MarkBase {
+  readonly readAt: number;
 }

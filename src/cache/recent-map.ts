@@ -24,6 +24,11 @@ export class RecentMap<K, V> {
     }
   }
 
+  /** Gives an entry a new value in its place (its recency unchanged); nothing when it has none. */
+  replace(key: K, value: V): void {
+    if (this.#map.has(key)) this.#map.set(key, value);
+  }
+
   delete(key: K): boolean {
     return this.#map.delete(key);
   }

@@ -1,8 +1,8 @@
 import { FileMarks, PathIds } from './file-marks.js';
-import type { LastRead, ReadMark } from './marks.js';
+import type { LastRead, MarkBase, ReadMark } from './marks.js';
 import { RecentMap } from './recent-map.js';
 
-export type { LastRead, ReadFacts, ReadMark } from './marks.js';
+export type { LastRead, MarkBase, ReadFacts, ReadMark } from './marks.js';
 
 export interface SessionLimits {
   /** Sessions remembered; the least recently active is forgotten first. */
@@ -64,8 +64,8 @@ export class SessionLedger {
     return mark === undefined ? undefined : { ...mark.facts, readAt: mark.readAt, version: mark.version, settled: mark.settled };
   }
 
-  /** Records a read of `path` (as requested, absolute) for the mark's range. */
-  record(session: string, path: string, mark: ReadMark): void {
+  /** Records a read of `path` (as requested, absolute), answered at `readAt`, for the base's range. */
+  record(session: string, path: string, base: MarkBase, readAt: number): void {
     let state = this.#sessions.get(session);
     if (state === undefined) {
       const max = this.#limits.maxEntries;
@@ -75,12 +75,27 @@ export class SessionLedger {
     }
     const write = ++this.#writes;
     state.written = write;
-    const previous = state.files.set(path, mark, write);
-    const { range } = mark;
+    const previous = state.files.set(path, base, readAt, write);
+    const { range } = base;
     // The file's last read was of another range: its mark keeps answering for that range.
     if (previous !== undefined && previous.range !== range && previous.facts.complete) state.ranges.set(rangeKey(path, previous.range), previous);
     // This range's mark lives in `files` now: one kept from before would be stale.
     if (state.ranges.size > 0) state.ranges.delete(rangeKey(path, range));
+  }
+
+  /**
+   * The session holds the content of `held` (a mark `range` gave) at `version` too (a touch that
+   * kept it): the mark it keeps moves on to that version, in its place. Returns the mark as it
+   * now stands (as `held` was when the session no longer keeps it).
+   */
+  renew(session: string, path: string, held: ReadMark, version: string, settled: boolean): ReadMark {
+    const base: MarkBase = { facts: held.facts, range: held.range, version, settled };
+    const renewed: ReadMark = { ...base, readAt: held.readAt };
+    const state = this.#sessions.get(session);
+    if (state === undefined || state.files.renew(path, held, base)) return renewed;
+    const key = rangeKey(path, held.range);
+    if (state.ranges.get(key) === held) state.ranges.replace(key, renewed);
+    return renewed;
   }
 
   /** Forgets everything the session read; true when there was something to forget. */

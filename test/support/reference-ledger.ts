@@ -6,7 +6,8 @@
  * Rules: a session holds its last read of each file (with that read's range), and its last
  * complete read of each other range of a file; each of the two holds at most `maxEntries`, the
  * least recently written dropped first; at most `maxSessions` sessions, the one least recently
- * written to dropped when a new one comes. A session that holds no file answers no range.
+ * written to dropped when a new one comes. A session that holds no file answers no range. A
+ * touch renews the mark a session holds (the same read, now at another version) in its place.
  */
 import type { LastRead, ReadMark, SessionLimits } from '../../src/cache/sessions.js';
 
@@ -16,7 +17,7 @@ interface Entry {
   readonly path: string;
   /** The range, for a `range` entry; '' for a file's. */
   readonly range: string;
-  readonly mark: ReadMark;
+  mark: ReadMark;
   /** When it was written (one clock for the whole ledger). */
   readonly at: number;
 }
@@ -69,6 +70,14 @@ export class ReferenceLedger {
     if (mine.length <= this.#limits.maxEntries) return;
     const oldest = mine.reduce((a, b) => (b.at < a.at ? b : a));
     this.#log = this.#log.filter((entry) => entry !== oldest);
+  }
+
+  /** The entry holding a mark equal to `held` (file first, then its range) takes the renewed mark, in its place. */
+  renew(session: string, path: string, held: ReadMark, version: string, settled: boolean): void {
+    const same = (mark: ReadMark): boolean =>
+      mark.facts === held.facts && mark.range === held.range && mark.readAt === held.readAt && mark.version === held.version && mark.settled === held.settled;
+    const entry = [this.#entry(session, 'file', path), this.#entry(session, 'range', path, held.range)].find((candidate) => candidate !== undefined && same(candidate.mark));
+    if (entry !== undefined) entry.mark = { facts: held.facts, range: held.range, readAt: held.readAt, version, settled };
   }
 
   forget(session: string): boolean {

@@ -14,12 +14,16 @@ function factsOf(path: string, complete: boolean): ReadFacts {
 
 /**
  * A ledger and the model of its rules, given the same operations: a random read (recorded), a
- * touch of a mark the session holds (renewed), or a forget; `compare` asks both the same questions.
+ * forget, or a read that finds the session's mark and, then or some steps later (as a read does
+ * once its stat or its work answers), sees the same content at a new version (a touch: renewed).
+ * `compare` asks both the same questions; `forgetAll` checks that no path id is left held.
  */
 class Twins {
   readonly ledger: SessionLedger;
   readonly model: ReferenceLedger;
   readonly #random: Random;
+  /** Marks found and not renewed yet, with who found them. */
+  readonly #found: { session: string; path: string; held: ReadMark }[] = [];
   #clock = 0;
 
   constructor(limits: SessionLimits, random: Random) {
@@ -37,19 +41,27 @@ class Twins {
     }
     const range = random.pick(RANGES);
     if (random.chance(odds.renew)) {
-      // A read that finds the session's mark and sees the same content at a new version.
       const held = this.ledger.range(session, path, range);
       expect(held, where).toEqual(this.model.range(session, path, range));
-      if (held === undefined) return;
+      if (held !== undefined) this.#found.push({ session, path, held });
+      if (this.#found.length > 8) this.#found.shift();
+      if (this.#found.length === 0 || random.chance(0.3)) return;
+      const [found] = this.#found.splice(random.int(0, this.#found.length - 1), 1);
+      if (found === undefined) return;
       const version = `v${readAt}`;
-      const renewed = this.ledger.renew(session, path, held, version, true);
-      expect(renewed, where).toEqual({ ...held, version, settled: true });
-      this.model.renew(session, path, held, version, true);
+      expect(this.ledger.renew(found.session, found.path, found.held, version, true), where).toEqual({ ...found.held, version, settled: true });
+      this.model.renew(found.session, found.path, found.held, version, true);
       return;
     }
     const mark: ReadMark = { facts: factsOf(path, random.chance(odds.complete)), range, readAt, version: `v${random.int(1, 3)}`, settled: random.chance(0.9) };
     this.ledger.record(session, path, mark, readAt);
     this.model.record(session, path, mark);
+  }
+
+  forgetAll(sessions: readonly string[], where: string): void {
+    for (const session of sessions) expect(this.ledger.forget(session), where).toBe(this.model.forget(session));
+    expect(this.ledger.stats(), where).toEqual({ sessions: 0, entries: 0 });
+    expect(this.ledger.pathIds, `${where}: path ids left held`).toBe(0);
   }
 
   compare(sessions: readonly string[], paths: (session: string) => readonly string[], where: string): void {
@@ -76,6 +88,7 @@ describe('SessionLedger', () => {
         // Every question, every few steps.
         if (step % 7 === 0) twins.compare(SESSIONS, () => PATHS, where);
       }
+      twins.forgetAll(SESSIONS, `seed ${seed}`);
     }
   });
 
@@ -87,6 +100,7 @@ describe('SessionLedger', () => {
       twins.step(random.pick(SESSIONS), random.pick(paths), `step ${step}`, { forget: 0.01, renew: 0.05, complete: 0.9 });
       if (step % 200 === 0) twins.compare(SESSIONS, () => paths.slice(0, 60), `step ${step}`);
     }
+    twins.forgetAll(SESSIONS, 'the end');
   });
 
   it('answers as the model does when each session reads files of its own (a worktree each) beside a few shared ones', () => {
@@ -106,6 +120,7 @@ describe('SessionLedger', () => {
         twins.step(session, path, where, { forget: 0.01, renew: 0.1, complete: 0.9 });
         if (step % 100 === 0) twins.compare(SESSIONS, (asked) => [...shared, ...(own.get(asked) ?? []), ...(own.get('a') ?? []).slice(0, 5)], where);
       }
+      twins.forgetAll(SESSIONS, `seed ${seed}`);
     }
   });
 
@@ -138,6 +153,52 @@ describe('SessionLedger', () => {
     ledger.record('b', path, { ...base, version: 'v3' }, 300);
     ledger.renew('b', path, { ...base, readAt: 200 }, 'v4', true);
     expect(ledger.last('b', path)).toMatchObject({ readAt: 300, version: 'v3' });
+  });
+});
+
+describe('SessionLedger.renew', () => {
+  // A read finds its session's mark, then waits for its stat or its work; meanwhile other reads of
+  // the session may record. When it then sees the same content at a new version (a touch), the
+  // mark of its read moves on wherever the session keeps it now.
+  const baseOf = (path: string, range = '') => ({ facts: factsOf(path, true), range, version: 'v1', settled: true });
+
+  it("renews a mark that a read of another range moved to the session's ranges", () => {
+    const ledger = new SessionLedger({ maxSessions: 4, maxEntries: 8 });
+    const path = PATHS[0] as string;
+    const base = baseOf(path);
+    ledger.record('a', path, base, 1);
+    const held = ledger.range('a', path, '') as ReadMark;
+    ledger.record('a', path, { ...base, range: '1:10' }, 2);
+    ledger.renew('a', path, held, 'v2', true);
+    expect(ledger.range('a', path, '')).toMatchObject({ version: 'v2', readAt: 1 });
+  });
+
+  it('renews a mark found while the session kept arrays, after it came to keep its marks by path', () => {
+    const ledger = new SessionLedger({ maxSessions: 10, maxEntries: 30 });
+    let clock = 0;
+    // Five sessions hold ids 0 to 123, all below what a session's arrays take (`denseLimit(30)`).
+    for (const session of ['s0', 's1', 's2', 's3', 's4']) {
+      for (let i = 0; i < (session === 's4' ? 4 : 30); i++) ledger.record(session, `/${session}/f${i}`, baseOf(`/${session}/f${i}`), ++clock);
+    }
+    expect(FileMarks.denseLimit(30)).toBe(124);
+    ledger.record('a', '/s0/f0', baseOf('/s0/f0'), ++clock);
+    const held = ledger.range('a', '/s0/f0', '') as ReadMark;
+    // Its next file takes id 124: the session keeps its marks by path from now on.
+    ledger.record('a', '/a/own', baseOf('/a/own'), ++clock);
+    ledger.renew('a', '/s0/f0', held, 'v2', true);
+    expect(ledger.last('a', '/s0/f0')?.version).toBe('v2');
+    expect(ledger.last('s0', '/s0/f0')?.version).toBe('v1');
+  });
+
+  it('keeps the version of the last touch seen when two reads found the same mark', () => {
+    const ledger = new SessionLedger({ maxSessions: 4, maxEntries: 8 });
+    const path = PATHS[0] as string;
+    ledger.record('a', path, baseOf(path), 1);
+    const first = ledger.range('a', path, '') as ReadMark;
+    const second = ledger.range('a', path, '') as ReadMark;
+    ledger.renew('a', path, first, 'v2', true);
+    ledger.renew('a', path, second, 'v3', true);
+    expect(ledger.last('a', path)?.version).toBe('v3');
   });
 });
 

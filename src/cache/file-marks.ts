@@ -78,7 +78,7 @@ export class PathIds {
  *   made them in the old generation once most survived, each store a barrier). A mark is made
  *   only when asked for (`get`). The write order, kept only once the session passes its bound, is
  *   `[id, write, ...]` from `head` on; a pair whose write is no longer its id's is stale.
- * - A `Map` of marks by path, in write order, once an id would pass `denseLimit`: agents that each
+ * - A `Map` of marks by path, in write order, once an id would reach `denseLimit`: agents that each
  *   read their own files (a worktree each) hold ids far apart, and arrays of them were mostly
  *   holes (forgetting a session walked them all, 18 ms against 0.3, and a third more memory).
  *   Such a session holds no ids, so its reads pay no lookup of them either.
@@ -102,7 +102,7 @@ export class FileMarks {
     this.#max = max;
   }
 
-  /** The largest id the arrays hold (then a session's arrays are at most twice its bound). */
+  /** The ids the arrays hold are below this (so a session's arrays are at most about twice its bound). */
   static denseLimit(max: number): number {
     return 2 * max + 64;
   }
@@ -138,21 +138,22 @@ export class FileMarks {
   }
 
   /**
-   * Gives the mark `held` (from `get`) a new base, if it is still the session's mark of `path`;
-   * its place in the write order stays. True when it was.
+   * Gives the session's mark of `path` a new base if it is a mark of the same read as `held`
+   * (`sameRead`), keeping its place in the write order. True when it was.
    */
   renew(path: string, held: ReadMark, base: MarkBase): boolean {
     const bases = this.#bases;
     if (bases === null) {
       const byPath = this.#byPath as RecentMap<string, ReadMark>;
-      if (byPath.get(path) !== held) return false;
+      const kept = byPath.get(path);
+      if (kept === undefined || !sameRead(kept, held)) return false;
       byPath.replace(path, markOf(base, held.readAt));
       return true;
     }
     const id = this.#ids.find(path);
     if (id === undefined) return false;
     const kept = bases[id];
-    if (kept === undefined || kept.facts !== held.facts || kept.range !== held.range || kept.version !== held.version || this.#readAts[id] !== held.readAt) return false;
+    if (kept === undefined || kept.facts !== held.facts || kept.range !== held.range || this.#readAts[id] !== held.readAt) return false;
     bases[id] = base;
     return true;
   }
@@ -258,11 +259,23 @@ export class FileMarks {
       this.#ids.release(id);
     }
     this.#bases = null;
+    this.#count = 0;
     this.#readAts.length = 0;
     this.#writes.length = 0;
     this.#order = null;
     this.#byPath = byPath;
   }
+}
+
+/**
+ * True when two marks are of the same read: the same result's facts, for the same range, answered
+ * at the same time. Marks are values made when asked for, so a read that found one and later saw
+ * a touch (`SessionLedger.renew`) finds its read by these, whether the session still keeps it as
+ * its file's last read, in its ranges, or by path since, and whatever version an earlier touch
+ * gave it meanwhile.
+ */
+export function sameRead(a: ReadMark, b: ReadMark): boolean {
+  return a.facts === b.facts && a.range === b.range && a.readAt === b.readAt;
 }
 
 /** A mark as the ledger answers it. */

@@ -33,8 +33,8 @@ export type ReadFacts = Omit<LastRead, 'readAt' | 'version' | 'settled'>;
  * What a session's read of a file shares with other sessions' reads of the same result: its facts,
  * the range asked for, and the version the session holds (see `LastRead`). Never changed once
  * made: a touch that kept the content gives the session a new one (`SessionLedger.renew`). Every
- * session given a result for the default range shares one, so that a swarm's read keeps only a
- * few numbers of its own (see `FileMarks`).
+ * session given a result for the default range, at a settled version, shares one, so that a
+ * swarm's read keeps only a few numbers of its own (see `FileMarks`).
  */
 export interface MarkBase {
   readonly facts: ReadFacts;

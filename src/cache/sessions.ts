@@ -1,4 +1,4 @@
-import { FileMarks, PathIds } from './file-marks.js';
+import { FileMarks, PathIds, sameRead } from './file-marks.js';
 import type { LastRead, MarkBase, ReadMark } from './marks.js';
 import { RecentMap } from './recent-map.js';
 
@@ -85,8 +85,8 @@ export class SessionLedger {
 
   /**
    * The session holds the content of `held` (a mark `range` gave) at `version` too (a touch that
-   * kept it): the mark it keeps moves on to that version, in its place. Returns the mark as it
-   * now stands (as `held` was when the session no longer keeps it).
+   * kept it): the mark it keeps of that same read moves on to that version, in its place, wherever
+   * it is kept now (see `sameRead`). Returns `held` at that version.
    */
   renew(session: string, path: string, held: ReadMark, version: string, settled: boolean): ReadMark {
     const base: MarkBase = { facts: held.facts, range: held.range, version, settled };
@@ -94,8 +94,14 @@ export class SessionLedger {
     const state = this.#sessions.get(session);
     if (state === undefined || state.files.renew(path, held, base)) return renewed;
     const key = rangeKey(path, held.range);
-    if (state.ranges.get(key) === held) state.ranges.replace(key, renewed);
+    const kept = state.ranges.get(key);
+    if (kept !== undefined && sameRead(kept, held)) state.ranges.replace(key, renewed);
     return renewed;
+  }
+
+  /** Path ids in use (see `FileMarks`), for tests and diagnostics: none once every session is forgotten. */
+  get pathIds(): number {
+    return this.#ids.size;
   }
 
   /** Forgets everything the session read; true when there was something to forget. */

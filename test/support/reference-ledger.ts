@@ -7,7 +7,7 @@
  * complete read of each other range of a file; each of the two holds at most `maxEntries`, the
  * least recently written dropped first; at most `maxSessions` sessions, the one least recently
  * written to dropped when a new one comes. A session that holds no file answers no range. A
- * touch renews the mark a session holds (the same read, now at another version) in its place.
+ * touch renews the mark a session holds of a read (now at another version) in its place.
  */
 import type { LastRead, ReadMark, SessionLimits } from '../../src/cache/sessions.js';
 
@@ -72,10 +72,12 @@ export class ReferenceLedger {
     this.#log = this.#log.filter((entry) => entry !== oldest);
   }
 
-  /** The entry holding a mark equal to `held` (file first, then its range) takes the renewed mark, in its place. */
+  /**
+   * The entry holding a mark of the same read as `held` (the same facts and range, read at the same
+   * time; file first, then its range) takes the renewed mark, in its place.
+   */
   renew(session: string, path: string, held: ReadMark, version: string, settled: boolean): void {
-    const same = (mark: ReadMark): boolean =>
-      mark.facts === held.facts && mark.range === held.range && mark.readAt === held.readAt && mark.version === held.version && mark.settled === held.settled;
+    const same = (mark: ReadMark): boolean => mark.facts === held.facts && mark.range === held.range && mark.readAt === held.readAt;
     const entry = [this.#entry(session, 'file', path), this.#entry(session, 'range', path, held.range)].find((candidate) => candidate !== undefined && same(candidate.mark));
     if (entry !== undefined) entry.mark = { facts: held.facts, range: held.range, readAt: held.readAt, version, settled };
   }

@@ -56,6 +56,15 @@ function thirdPartyNotices(name: string): Plugin {
   };
 }
 
+/**
+ * Bundles keep legal comments only, and escape non-ASCII characters (`charset: 'ascii'`): the
+ * sources' doc comments were a third of some chunks, and a single non-ASCII character in one (a
+ * `µ` in a comment, a `…` in a string) made V8 hold and scan the whole chunk as two-byte text.
+ * Types and docs ship in the `.d.ts` files and the source maps.
+ */
+const SHIPPED_COMMENTS = { legal: true, annotation: false, jsdoc: false };
+const ASCII = 'ascii' as const;
+
 /** Packages the command's bundle leaves in node_modules: native code, or worker files they start. */
 const CLI_EXTERNAL = ['sharp', 'mupdf', 'piscina', '@napi-rs/nice'];
 const cliExternal = (id: string): boolean => id.startsWith('node:') || CLI_EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
@@ -64,7 +73,7 @@ export default defineConfig([
   ...['text-worker', 'text-host', 'stat-worker'].map((name) => ({
     input: `dist/workers/${name}.js`,
     platform: 'node' as const,
-    output: { format: 'cjs' as const, file: `dist/workers/${name}.cjs`, sourcemap: true },
+    output: { format: 'cjs' as const, file: `dist/workers/${name}.cjs`, sourcemap: true, comments: SHIPPED_COMMENTS, charset: ASCII },
     logLevel: 'warn' as const,
   })),
   {
@@ -72,7 +81,7 @@ export default defineConfig([
     platform: 'node',
     external: cliExternal,
     plugins: [thirdPartyNotices('cli-third-party-notices.txt')],
-    output: { format: 'esm', dir: 'dist/src', entryFileNames: '[name].js', chunkFileNames: 'chunk-cli-[name]-[hash].js', sourcemap: true },
+    output: { format: 'esm', dir: 'dist/src', entryFileNames: '[name].js', chunkFileNames: 'chunk-cli-[name]-[hash].js', sourcemap: true, comments: SHIPPED_COMMENTS, charset: ASCII },
     logLevel: 'warn',
   },
   {
@@ -83,7 +92,7 @@ export default defineConfig([
     },
     platform: 'node',
     external,
-    output: { format: 'esm', dir: 'dist/src', entryFileNames: '[name].js', chunkFileNames: 'chunk-[name]-[hash].js', sourcemap: true },
+    output: { format: 'esm', dir: 'dist/src', entryFileNames: '[name].js', chunkFileNames: 'chunk-[name]-[hash].js', sourcemap: true, comments: SHIPPED_COMMENTS, charset: ASCII },
     logLevel: 'warn',
   },
 ]);

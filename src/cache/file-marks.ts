@@ -77,7 +77,7 @@ export class PathIds {
  *   into 256 maps of 500 entries in turn), and a mark object kept per read the next largest (V8
  *   made them in the old generation once most survived, each store a barrier). A mark is made
  *   only when asked for (`get`). The write order, kept only once the session passes its bound, is
- *   `[id, write, ...]` from `head` on; a pair whose write is no longer its id's is stale.
+ *   `[id, write, ...]` from `#head` on; a pair whose write is no longer its id's is stale.
  * - A `Map` of marks by path, in write order, once an id would reach `denseLimit`: agents that each
  *   read their own files (a worktree each) hold ids far apart, and arrays of them were mostly
  *   holes (forgetting a session walked them all, 18 ms against 0.3, and a third more memory).

@@ -44,12 +44,14 @@ export class SessionAnswers {
    * facts are kept only for settled versions, so a match means the same bytes). Else undefined.
    */
   unchanged(req: ParsedRequest, absolute: string, held: ReadMark | undefined, version: string): UnchangedResult | undefined {
-    if (held === undefined) return undefined;
+    // A session holds marks only when the read names one.
+    const session = req.session;
+    if (held === undefined || session === null) return undefined;
     if (held.settled && held.version === version) return this.stub(held, 'same_version');
     const known = this.#versions.get(version);
-    if (known === undefined || known.xxh64 !== held.facts.xxh64 || req.session === null) return undefined;
+    if (known === undefined || known.xxh64 !== held.facts.xxh64) return undefined;
     this.#ledger.hashHits++;
-    return this.stub(this.#sessions.renew(req.session, absolute, held, version, true), 'same_content');
+    return this.stub(this.#sessions.renew(session, absolute, held, version, true), 'same_content');
   }
 
   /**

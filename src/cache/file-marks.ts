@@ -195,13 +195,12 @@ export class FileMarks {
 
   /** `#times`, grown to hold `id`. */
   #timesFor(id: number): Float64Array {
-    let times = this.#times;
+    const times = this.#times;
     if (2 * id < times.length) return times;
     const grown = new Float64Array(Math.max(128, 2 * (id + 1), 2 * times.length));
     grown.set(times);
     this.#times = grown;
-    times = grown;
-    return times;
+    return grown;
   }
 
   /** The ledger's write that recorded the mark of `id`, or 0. */

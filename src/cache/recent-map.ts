@@ -36,8 +36,4 @@ export class RecentMap<K, V> {
   get size(): number {
     return this.#map.size;
   }
-
-  values(): IterableIterator<V> {
-    return this.#map.values();
-  }
 }

@@ -118,6 +118,7 @@ export class Engine {
       stats: this.#stats,
       closing: () => this.#closing !== null,
     });
+    if (options.startThreads === 'now') this.#stats.start();
   }
 
   /**

@@ -79,6 +79,15 @@ async function untilThreadAnswers(e: Engine): Promise<void> {
   }
 }
 
+/** Resolves once `condition()` holds, polling every 10 ms; throws after 10 s. */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('stat lane', () => {
   it('stats on the host when reads come one at a time', async () => {
     engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
@@ -86,7 +95,28 @@ describe('stat lane', () => {
     for (const name of names.slice(0, 8)) await contentOf(engine, name);
     const { stat, cache } = engine.stats();
     expect(cache.result.hits).toBe(8);
-    expect(stat).toEqual({ onHost: 8, onThread: 0, shared: 0, batches: 0, abandoned: 0, waiting: 0, lost: 0, unavailable: null });
+    // The thread itself starts with the engine (next test); whether it is up yet is beside the point.
+    expect({ ...stat, threadUp: null }).toEqual({ onHost: 8, onThread: 0, shared: 0, batches: 0, abandoned: 0, waiting: 0, lost: 0, threadUp: null, unavailable: null });
+  });
+
+  it('an engine whose workers start with it starts its stat thread too: its first busy turn is statted there', async () => {
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0 });
+    // Misses only: a path no cache knows is not statted.
+    const alone = await oneByOne(engine);
+    await until(() => (engine as Engine).stats().stat.threadUp);
+    expect(await Promise.all(names.map((name) => contentOf(engine as Engine, name)))).toEqual(alone);
+    expect(engine.stats().stat).toMatchObject({ onHost: 0, onThread: FILES, threadUp: true, lost: 0, abandoned: 0 });
+  });
+
+  it('an engine that starts its threads when needed starts its stat thread at its first busy turn, statting that turn on the host', async () => {
+    engine = await createEngine({ root: ws.root, threads: 1, settleMs: 0, startThreads: 'when-needed' });
+    const alone = await oneByOne(engine);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(engine.stats().stat.threadUp).toBe(false);
+    expect(await Promise.all(names.map((name) => contentOf(engine as Engine, name)))).toEqual(alone);
+    expect(engine.stats().stat).toMatchObject({ onHost: FILES, onThread: 0 });
+    await until(() => (engine as Engine).stats().stat.threadUp);
+    await untilThreadAnswers(engine);
   });
 
   it('says why when no stat thread can be made, and stats every busy turn on the host with the same answers', async () => {

@@ -118,7 +118,6 @@ export class Engine {
       stats: this.#stats,
       closing: () => this.#closing !== null,
     });
-    if (options.startThreads === 'now') this.#stats.start();
   }
 
   /**

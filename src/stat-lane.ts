@@ -138,15 +138,6 @@ export class StatLane {
     this.#maxNumbered = maxNumbered;
   }
 
-  /**
-   * Starts the stat thread now, not at the first busy turn: for an engine whose workers start
-   * with it (`startThreads: 'now'`). Started at its first busy turn, the thread took a swarm's
-   * first 1 000 to 2 000 stats on the host while it booted, at several times a warm stat's cost.
-   */
-  start(): void {
-    if (this.#thread === null && this.#unavailable === null && !this.#closed) this.#boot();
-  }
-
   /** Stats `path` after this turn's other reads have asked too, and calls `call` with it. */
   stat(path: string, call: StatCall): void {
     this.#paths.push(path);

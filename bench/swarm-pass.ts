@@ -4,8 +4,10 @@
  *
  *   node dist/bench/swarm-pass.js engine|engine-misses|naive ROOT FILES SESSIONS
  *
- * `engine-misses` runs the engine with its result cache off, so every read is a miss: the
- * host-thread cost of a miss under the swarm's shape (many sessions, one read each in flight).
+ * `engine-misses` runs the engine with its result cache off, so no read is a hit: each is a miss
+ * or joins another session's read of the same file under way (single flight), the host-thread
+ * cost of a read that the cache cannot answer, under the swarm's shape (many sessions, one read
+ * each in flight).
  *
  * Host-thread CPU is given twice: over the whole pass (`hostUsPerRead`), which starts cold and so
  * carries the process's warm-up (V8 compiling the host's code, the young generation growing and

@@ -23,9 +23,10 @@ export class Lanes {
    * queue, not a ring walked by index, so that a lane leaving costs nothing: in a swarm each
    * session has one read waiting, and finding and splicing each emptied lane out of a ring of
    * 256 was a twentieth of a miss's host time. A lane that left early (its reads answered before
-   * they were sent) stays here until its turn comes, and is passed over then.
+   * they were sent) stays here, emptied, until its turn comes and it is passed over, or until
+   * such lanes outnumber the live ones (`push`): while every worker is busy no turn comes.
    */
-  #ring: Lane[] = [];
+  #turns: Lane[] = [];
   #head = 0;
   #bytes = 0;
 
@@ -44,7 +45,8 @@ export class Lanes {
     if (lane === undefined) {
       lane = { session: ticket.lane, tickets: [], head: 0, queued: 0 };
       this.#lanes.set(ticket.lane, lane);
-      this.#ring.push(lane);
+      if (this.#turns.length - this.#head > 2 * this.#lanes.size + 1024) this.#keepLive();
+      this.#turns.push(lane);
     }
     lane.tickets.push(ticket);
     lane.queued++;
@@ -61,7 +63,12 @@ export class Lanes {
     const lane = this.#lanes.get(ticket.lane);
     if (lane === undefined || ticket.retried) return;
     this.#bytes -= Math.max(0, ticket.cost);
-    if (--lane.queued === 0) this.#lanes.delete(lane.session);
+    if (--lane.queued === 0) {
+      this.#lanes.delete(lane.session);
+      // Its turn may be a while coming: it keeps none of its answered reads meanwhile.
+      lane.tickets = [];
+      lane.head = 0;
+    }
   }
 
   /** The deepest lanes: session and reads waiting. */
@@ -81,7 +88,7 @@ export class Lanes {
         if (ticket !== undefined) out.push(ticket);
       }
     }
-    this.#ring = [];
+    this.#turns = [];
     this.#head = 0;
     this.#lanes.clear();
     this.#bytes = 0;
@@ -95,11 +102,11 @@ export class Lanes {
   take(size: number): Ticket[] {
     const tickets: Ticket[] = [];
     let bytes = 0;
-    while (tickets.length < size && this.#head < this.#ring.length) {
-      const lane = this.#ring[this.#head] as Lane;
+    while (tickets.length < size && this.#head < this.#turns.length) {
+      const lane = this.#turns[this.#head] as Lane;
       // A lane that left early, or emptied by reads answered before they were sent.
       if (this.#lanes.get(lane.session) !== lane) {
-        this.#ring[this.#head++] = EMPTY;
+        this.#turns[this.#head++] = EMPTY;
         continue;
       }
       let ticket = lane.tickets[lane.head];
@@ -107,9 +114,10 @@ export class Lanes {
         lane.tickets[lane.head] = undefined;
         ticket = lane.tickets[++lane.head];
       }
+      // A lane in the map has a waiting read (`queued` counts them): only a guard.
       if (ticket === undefined) {
         this.#lanes.delete(lane.session);
-        this.#ring[this.#head++] = EMPTY;
+        this.#turns[this.#head++] = EMPTY;
         continue;
       }
       const solo = ticket.cost >= SOLO_READ_BYTES;
@@ -120,7 +128,7 @@ export class Lanes {
       tickets.push(ticket);
       bytes += Math.max(0, ticket.cost);
       this.#bytes -= Math.max(0, ticket.cost);
-      this.#ring[this.#head++] = EMPTY;
+      this.#turns[this.#head++] = EMPTY;
       // Empty once its last waiting read is taken, whatever answered reads stay behind it.
       if (lane.queued === 0) this.#lanes.delete(lane.session);
       else {
@@ -128,22 +136,33 @@ export class Lanes {
           lane.tickets = lane.tickets.slice(lane.head);
           lane.head = 0;
         }
-        this.#ring.push(lane);
+        this.#turns.push(lane);
       }
       if (solo) break;
     }
-    if (this.#head >= this.#ring.length) {
-      this.#ring = [];
+    if (this.#head >= this.#turns.length) {
+      this.#turns = [];
       this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#ring.length) {
-      this.#ring = this.#ring.slice(this.#head);
+    } else if (this.#head > 1024 && this.#head * 2 > this.#turns.length) {
+      this.#turns = this.#turns.slice(this.#head);
       this.#head = 0;
     }
     return tickets;
   }
+
+  /** Drops the turns of lanes that left early, keeping the others' order. */
+  #keepLive(): void {
+    const live: Lane[] = [];
+    for (let at = this.#head; at < this.#turns.length; at++) {
+      const lane = this.#turns[at] as Lane;
+      if (this.#lanes.get(lane.session) === lane) live.push(lane);
+    }
+    this.#turns = live;
+    this.#head = 0;
+  }
 }
 
-/** What a lane's place in the ring holds once its turn is past: the lane itself is not kept. */
+/** What a lane's place in the turns holds once its turn is past: the lane itself is not kept. */
 const EMPTY: Lane = { session: '', tickets: [], head: 0, queued: 0 };
 
 /** `RetryLane.next`'s answer while nothing may be sent yet. */

@@ -137,14 +137,15 @@ export class TaskSizing {
   next(state: QueueState): number {
     const { queued, sessions, inFlight, free } = state;
     // With a few sessions waiting, smaller batches: a session's next read then waits behind
-    // less of another's work (the fairness scenario: others' p99 2.5x instead of 3x). With a
-    // batch's worth of sessions waiting or more, full batches: one round of the lanes fills one,
-    // a read of each of `batchSize` sessions, so no read waits behind another session's several.
-    // A swarm (256 sessions, one read each in flight, result cache off) went in tasks of 8, at
-    // 5 µs of host CPU a read for the tasks alone; in tasks of about 30, a miss cost the host
-    // 12.1 against 17.3 and 15.1 against 21.2 µs (alternating passes in one process).
+    // less of another's work (the fairness scenario: others' p99 2.5x instead of 3x). With more
+    // sessions waiting, a batch of one read each, up to a full one: one round of the lanes fills
+    // it, so no read waits behind another session's several. A swarm (256 sessions, one read
+    // each in flight, result cache off) went in tasks of 8, at 5 µs of host CPU a read for the
+    // tasks alone; in tasks of about 30, a read cost the host 12.1 against 17.3 and 15.1 against
+    // 21.2 µs (alternating passes in one process). Never more than `batchSize`: the cancel slots
+    // are counted by it.
     const several = sessions > 1;
-    const cap = several && sessions < this.#batchSize ? Math.max(4, this.#batchSize >> 2) : this.#batchSize;
+    const cap = several ? Math.min(this.#batchSize, Math.max(4, this.#batchSize >> 2, sessions)) : this.#batchSize;
     // The share floor, for one session's quick reads (several sessions keep the small tasks
     // that fairness wants; slow reads, judged at the floor's ceiling, are spread over the workers).
     const ceiling = Math.min(cap, this.#floor);

@@ -49,6 +49,24 @@ describe('Lanes', () => {
     expect(lanes.bytes).toBe(0);
   });
 
+  it('keeps the turn order of waiting sessions through thousands of sessions that leave before any take', () => {
+    const lanes = new Lanes();
+    const live: Ticket[] = [];
+    for (let round = 0; round < 4; round++) {
+      const t = ticket(`live-${round}`);
+      lanes.push(t);
+      live.push(t);
+      for (let i = 0; i < 1500; i++) {
+        const gone = ticket(`gone-${round}-${i}`);
+        lanes.push(gone);
+        gone.state = 'settled';
+        lanes.left(gone);
+      }
+    }
+    expect(lanes.count).toBe(4);
+    expect(names(lanes.take(10))).toEqual(names(live));
+  });
+
   it('keeps a read that would overfill the batch first in line for the next take, and sends a very large read alone', () => {
     const lanes = new Lanes();
     const big = ticket('a', BATCH_BYTES - 100);
@@ -91,7 +109,10 @@ describe('Lanes', () => {
         const roll = random();
         if (roll < 0.5) {
           const session = `s${Math.floor(random() * sessions)}`;
-          const t = ticket(session, Math.floor(random() * 4000));
+          // Mostly small files; some large enough to fill a batch's bytes, some unsized, a few sent alone.
+          const kind = random();
+          const cost = kind < 0.7 ? Math.floor(random() * 4000) : kind < 0.9 ? Math.floor(random() * 120_000) : kind < 0.95 ? -1 : SOLO_READ_BYTES;
+          const t = ticket(session, cost);
           lanes.push(t);
           queued.push(t);
           const lane = model.find((entry) => entry.session === session);
@@ -108,10 +129,18 @@ describe('Lanes', () => {
         } else {
           const size = 1 + Math.floor(random() * 40);
           const expected: Ticket[] = [];
+          let bytes = 0;
           while (expected.length < size && model.length > 0) {
-            const lane = model.shift() as { session: string; queue: Ticket[] };
+            const lane = model[0] as { session: string; queue: Ticket[] };
+            const next = lane.queue[0] as Ticket;
+            const solo = next.cost >= SOLO_READ_BYTES;
+            // The batch's bytes are full, or a read that goes alone waits for a batch of its own.
+            if (expected.length > 0 && (solo || bytes + next.cost > BATCH_BYTES)) break;
+            model.shift();
             expected.push(lane.queue.shift() as Ticket);
+            bytes += Math.max(0, next.cost);
             if (lane.queue.length > 0) model.push(lane);
+            if (solo) break;
           }
           const taken = lanes.take(size);
           expect(names(taken)).toEqual(names(expected));
@@ -121,6 +150,7 @@ describe('Lanes', () => {
           }
         }
         expect(lanes.count).toBe(model.length);
+        expect(lanes.bytes).toBe(model.reduce((sum, lane) => sum + lane.queue.reduce((n, t) => n + Math.max(0, t.cost), 0), 0));
         for (const lane of model.slice(0, 3)) expect(lanes.queuedIn(lane.session)).toBe(lane.queue.length);
       }
     }

@@ -486,7 +486,7 @@ describe('Scheduler', () => {
       expect((await Promise.all(reads)).every((read) => read.ok)).toBe(true);
     });
 
-    it("sends full batches once a batch's worth of sessions wait, one read of each session a batch (a swarm)", async () => {
+    it('sends a batch of one read of each session waiting, up to a full one (a swarm), and a quarter batch for a few sessions', async () => {
       const { scheduler, held } = harness({ batchSize: 32, maxInFlight: 2, maxQueued: 400 });
       // 80 sessions with a read each: one round of the lanes fills a task of 32 on each worker.
       const swarm = names('agent', 80).map((name) => scheduler.submit(spec(name), 10_000, undefined, name, 100));
@@ -494,19 +494,29 @@ describe('Scheduler', () => {
       expect(held.map((h) => h.batch.paths)).toEqual([names('agent', 32), names('agent', 64).slice(32)]);
       for (const h of held) h.finish(h.batch.paths.map(ok));
       await tick();
-      // 16 sessions left, fewer than a batch: a quarter batch each.
-      expect(held.slice(2).map((h) => h.batch.paths)).toEqual([names('agent', 72).slice(64), names('agent', 80).slice(72)]);
-      for (const h of held.slice(2)) h.finish(h.batch.paths.map(ok));
+      // 16 sessions left and a worker free: one round of them.
+      expect(held.slice(2).map((h) => h.batch.paths)).toEqual([names('agent', 80).slice(64)]);
+      held[2]?.finish(held[2].batch.paths.map(ok));
       expect((await Promise.all(swarm)).every((read) => read.ok)).toBe(true);
+      // 12 sessions with 3 reads each, both workers free: a round of the 12 each.
+      const twelve = names('s', 12);
+      const rounds = [0, 1, 2].flatMap(() => twelve.map((session) => scheduler.submit(spec(session), 10_000, undefined, session, 100)));
+      await tick();
+      expect(held.slice(3).map((h) => h.batch.paths)).toEqual([twelve, twelve]);
+      for (const h of held.slice(3)) h.finish(h.batch.paths.map(ok));
+      await tick();
+      expect(held.slice(5).map((h) => h.batch.paths)).toEqual([twelve]);
+      held[5]?.finish(twelve.map(ok));
+      expect((await Promise.all(rounds)).every((read) => read.ok)).toBe(true);
       // Fewer sessions than a batch, each with several reads: tasks of a quarter batch, as before.
       const few = ['a', 'b', 'c'].flatMap((session) => names(session, 20).map((name) => scheduler.submit(spec(name), 10_000, undefined, session, 100)));
       await tick();
-      expect(held.slice(4).map((h) => h.batch.paths)).toEqual([
+      expect(held.slice(6).map((h) => h.batch.paths)).toEqual([
         ['a0', 'b0', 'c0', 'a1', 'b1', 'c1', 'a2', 'b2'],
         ['c2', 'a3', 'b3', 'c3', 'a4', 'b4', 'c4', 'a5'],
       ]);
       // The rest as tasks come back.
-      const finished = new Set(held.slice(0, 4));
+      const finished = new Set(held.slice(0, 6));
       const all = Promise.all(few);
       let settled = false;
       void all.then(() => (settled = true));

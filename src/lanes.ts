@@ -1,3 +1,4 @@
+import { HeadQueue } from './head-queue.js';
 import type { Ticket } from './ticket.js';
 import { BATCH_BYTES, SOLO_READ_BYTES } from './wire.js';
 
@@ -19,15 +20,14 @@ export class Lanes {
   /** Lanes with reads waiting, by session. */
   readonly #lanes = new Map<string, Lane>();
   /**
-   * Lanes in turn order from `#head`: a lane served goes to the back while it has reads left. A
-   * queue, not a ring walked by index, so that a lane leaving costs nothing: in a swarm each
+   * Lanes in turn order: a lane served goes to the back while it has reads left. A queue, not a
+   * ring walked by index, so that a lane leaving costs nothing: in a swarm each
    * session has one read waiting, and finding and splicing each emptied lane out of a ring of
    * 256 was a twentieth of a miss's host time. A lane that left early (its reads answered before
    * they were sent) stays here, emptied, until its turn comes and it is passed over, or until
    * such lanes outnumber the live ones (`push`): while every worker is busy no turn comes.
    */
-  #turns: Lane[] = [];
-  #head = 0;
+  readonly #turns = new HeadQueue<Lane>();
   #bytes = 0;
 
   /** Sessions with reads waiting. */
@@ -45,7 +45,8 @@ export class Lanes {
     if (lane === undefined) {
       lane = { session: ticket.lane, tickets: [], head: 0, queued: 0 };
       this.#lanes.set(ticket.lane, lane);
-      if (this.#turns.length - this.#head > 2 * this.#lanes.size + 1024) this.#keepLive();
+      // Lanes that left early, past twice the live ones: dropped, keeping the others' order.
+      if (this.#turns.size > 2 * this.#lanes.size + 1024) this.#turns.keep((turn) => this.#lanes.get(turn.session) === turn);
       this.#turns.push(lane);
     }
     lane.tickets.push(ticket);
@@ -88,8 +89,7 @@ export class Lanes {
         if (ticket !== undefined) out.push(ticket);
       }
     }
-    this.#turns = [];
-    this.#head = 0;
+    this.#turns.clear();
     this.#lanes.clear();
     this.#bytes = 0;
     return out;
@@ -102,11 +102,10 @@ export class Lanes {
   take(size: number): Ticket[] {
     const tickets: Ticket[] = [];
     let bytes = 0;
-    while (tickets.length < size && this.#head < this.#turns.length) {
-      const lane = this.#turns[this.#head] as Lane;
+    for (let lane = this.#turns.peek(); lane !== undefined && tickets.length < size; lane = this.#turns.peek()) {
       // A lane that left early, or emptied by reads answered before they were sent.
       if (this.#lanes.get(lane.session) !== lane) {
-        this.#turns[this.#head++] = EMPTY;
+        this.#turns.shift();
         continue;
       }
       let ticket = lane.tickets[lane.head];
@@ -117,7 +116,7 @@ export class Lanes {
       // A lane in the map has a waiting read (`queued` counts them): only a guard.
       if (ticket === undefined) {
         this.#lanes.delete(lane.session);
-        this.#turns[this.#head++] = EMPTY;
+        this.#turns.shift();
         continue;
       }
       const solo = ticket.cost >= SOLO_READ_BYTES;
@@ -128,7 +127,7 @@ export class Lanes {
       tickets.push(ticket);
       bytes += Math.max(0, ticket.cost);
       this.#bytes -= Math.max(0, ticket.cost);
-      this.#turns[this.#head++] = EMPTY;
+      this.#turns.shift();
       // Empty once its last waiting read is taken, whatever answered reads stay behind it.
       if (lane.queued === 0) this.#lanes.delete(lane.session);
       else {
@@ -140,30 +139,9 @@ export class Lanes {
       }
       if (solo) break;
     }
-    if (this.#head >= this.#turns.length) {
-      this.#turns = [];
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#turns.length) {
-      this.#turns = this.#turns.slice(this.#head);
-      this.#head = 0;
-    }
     return tickets;
   }
-
-  /** Drops the turns of lanes that left early, keeping the others' order. */
-  #keepLive(): void {
-    const live: Lane[] = [];
-    for (let at = this.#head; at < this.#turns.length; at++) {
-      const lane = this.#turns[at] as Lane;
-      if (this.#lanes.get(lane.session) === lane) live.push(lane);
-    }
-    this.#turns = live;
-    this.#head = 0;
-  }
 }
-
-/** What a lane's place in the turns holds once its turn is past: the lane itself is not kept. */
-const EMPTY: Lane = { session: '', tickets: [], head: 0, queued: 0 };
 
 /** `RetryLane.next`'s answer while nothing may be sent yet. */
 export const HOLD = Symbol('hold');

@@ -1,3 +1,5 @@
+import { HeadQueue } from './head-queue.js';
+
 /** Why a read left the gate without being admitted. */
 export type GateExit = 'aborted' | 'timeout';
 
@@ -47,12 +49,11 @@ export class TurnGate {
   /** Reads waiting, by session, in arrival order. */
   readonly #lanes = new Map<string, Waiter[]>();
   /**
-   * Sessions with reads waiting, in turn order from `#head`: a session admitted once goes to the
+   * Sessions with reads waiting, in turn order: a session admitted once goes to the
    * back while it has more waiting. A queue, not a ring walked by index, so that a session leaving
    * costs nothing (a splice each was a tenth of a swarm's host time, with 256 sessions).
    */
-  #ring: string[] = [];
-  #head = 0;
+  readonly #ring = new HeadQueue<string>();
   #waiting = 0;
   #sweep: NodeJS.Timeout | undefined;
 
@@ -131,8 +132,7 @@ export class TurnGate {
       }
     }
     this.#lanes.clear();
-    this.#ring = [];
-    this.#head = 0;
+    this.#ring.clear();
     this.#waiting = 0;
     clearTimeout(this.#sweep);
     this.#sweep = undefined;
@@ -175,8 +175,8 @@ export class TurnGate {
     // the gate consistent.
     const admitted: Waiter[] = [];
     let idle = 0;
-    while (this.#used < this.#perTurn && this.#waiting > 0 && idle < this.#ring.length - this.#head) {
-      const session = this.#ring[this.#head++] ?? '';
+    while (this.#used < this.#perTurn && this.#waiting > 0 && idle < this.#ring.size) {
+      const session = this.#ring.shift() ?? '';
       const lane = this.#lanes.get(session);
       while (lane !== undefined && lane[0]?.done === true) lane.shift();
       if (lane === undefined || lane.length === 0) {
@@ -198,10 +198,6 @@ export class TurnGate {
       }
       if (lane.length === 0) this.#lanes.delete(session);
       else this.#ring.push(session);
-    }
-    if (this.#head > 1024 && this.#head * 2 > this.#ring.length) {
-      this.#ring = this.#ring.slice(this.#head);
-      this.#head = 0;
     }
     // Out of budget: the next turn goes on. Out of room: `pump()` goes on when work completes.
     if (this.#waiting > 0 && this.#used >= this.#perTurn) this.#scheduleReset();

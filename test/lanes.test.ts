@@ -5,6 +5,7 @@
  * or two reads each) and as a flood does (few sessions, many reads each).
  */
 import { describe, expect, it } from 'vitest';
+import { HeadQueue } from '../src/head-queue.js';
 import { Lanes } from '../src/lanes.js';
 import { newTicket, type Ticket } from '../src/ticket.js';
 import { BATCH_BYTES, SOLO_READ_BYTES, type JobSpec } from '../src/wire.js';
@@ -154,5 +155,32 @@ describe('Lanes', () => {
         for (const lane of model.slice(0, 3)) expect(lanes.queuedIn(lane.session)).toBe(lane.queue.length);
       }
     }
+  });
+});
+
+describe('HeadQueue', () => {
+  it('hands items out first in, first out across its compactions, and keeps what it is told to', () => {
+    const queue = new HeadQueue<number>();
+    const expected: number[] = [];
+    let next = 0;
+    // A backlog of 100, then one in and one out a step: the array is cut down several times
+    // while items remain in it.
+    for (; next < 100; next++) {
+      queue.push(next);
+      expected.push(next);
+    }
+    for (let step = 0; step < 5000; step++) {
+      queue.push(next);
+      expected.push(next++);
+      expect(queue.shift()).toBe(expected.shift());
+      expect(queue.size).toBe(expected.length);
+      expect(queue.peek()).toBe(expected[0]);
+    }
+    queue.keep((item) => item % 3 === 0);
+    const kept = expected.filter((item) => item % 3 === 0);
+    expect(queue.size).toBe(kept.length);
+    for (const item of kept) expect(queue.shift()).toBe(item);
+    expect(queue.shift()).toBeUndefined();
+    expect(queue.size).toBe(0);
   });
 });

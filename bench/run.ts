@@ -5,7 +5,7 @@
  *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--out NAME] [--quick]
  *
  * `--threads 1,2,4,8,15` sweeps the source-tree scenario's engine and bare-worker reference over
- * those thread counts (default: one a core). `--out` names the JSON file (default latest.json).
+ * those thread counts (default: the engine's default, one a core below 8 cores). `--out` names the JSON file (default latest.json).
  * Then, unless --only names engine scenarios, readpool beside the real peer tools
  * (bench/versus), which writes latest.json again with everything and latest.md. --quick runs
  * only that comparison, with fewer files and passes.
@@ -47,7 +47,7 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
 const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--out NAME] [--quick]
   --only         scenarios to run: ${Object.keys(SCENARIOS).join(', ')} (default: all, then the peers)
   --rounds       interleaved rounds a scenario runs (default 6)
-  --threads      thread counts for the source-tree scenario, like 1,2,4,8,15 (default: one a core)
+  --threads      thread counts for the source-tree scenario, like 1,2,4,8,15 (default: the engine's default, one a core below 8 cores)
   --concurrency  reads in flight in the source-tree scenario (default ${DEFAULT_CONCURRENCY}; a many-core sweep wants 256)
   --out          the JSON file in bench/results (default latest.json)
   --quick        only readpool beside the peers, with fewer files and passes

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Bench } from 'tinybench';
 import { createEngine, type Engine } from '../../src/index.js';
+import { defaultThreads } from '../../src/options.js';
 import { BareWorkers, FILES_PER_MESSAGE } from '../bare-workers.js';
 import { prepareSourceTree, warmPageCache } from '../corpus.js';
 import { forEachConcurrent, LoopDelayProbe, type LoopDelay } from '../event-loop.js';
@@ -60,7 +61,7 @@ const SYNC = 'sync loop on the host thread';
 export async function sourceTree(
   projectRoot: string,
   rounds: number,
-  threadCounts: readonly number[] = [os.availableParallelism()],
+  threadCounts: readonly number[] = [defaultThreads(os.availableParallelism())],
   concurrency = DEFAULT_CONCURRENCY,
 ): Promise<ScenarioReport> {
   const { root, files } = prepareSourceTree(projectRoot, path.join(projectRoot, 'bench/.corpus/source-tree'), FILES);
@@ -192,8 +193,8 @@ export async function sourceTree(
       },
     });
   }
-  // Targets are judged at the default thread count (one a core) when it was run, else the first.
-  const main = sets.find((set) => set.threads === os.availableParallelism()) ?? sets[0];
+  // Targets are judged at the engine's default thread count when it was run, else the first.
+  const main = sets.find((set) => set.threads === defaultThreads(os.availableParallelism())) ?? sets[0];
   const targets: Target[] = [];
   if (main !== undefined) {
     const t = main.threads;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -174,24 +175,43 @@ describe('kernel and special files', () => {
   });
 });
 
+/**
+ * Run by a child node process: cuts the last 4096 bytes off argv[1], puts them back, and again,
+ * pausing 0.2 ms a round, until killed. Prints 'ready' once the first round is done.
+ */
+const KEEP_CHANGING = `
+const fs = require('node:fs');
+const fd = fs.openSync(process.argv[1], 'r+');
+const size = fs.fstatSync(fd).size;
+const tail = Buffer.alloc(4096);
+fs.readSync(fd, tail, 0, tail.length, size - tail.length);
+const pause = new Int32Array(new SharedArrayBuffer(4));
+for (let round = 0; ; round++) {
+  fs.ftruncateSync(fd, size - tail.length);
+  fs.writeSync(fd, tail, 0, tail.length, size - tail.length);
+  if (round === 0) fs.writeSync(1, 'ready\\n');
+  Atomics.wait(pause, 0, 0, 0.2);
+}
+`;
+
 describe('a file that shrinks while it is read', () => {
   it('answers changed_during_read, never a result mixing old and new bytes', async () => {
     const file = path.join(root, 'shrinking.log');
     writeGeneratedLines(file, 1_500_000, (n) => `line ${n} ${'-'.repeat(60)}`);
-    const read = engine.read({ path: 'shrinking.log' });
-    // Cut the tail, put it back, cut it again, for as long as the read runs: the file never
-    // settles, so however late the read starts it meets a change.
-    const size = fs.statSync(file).size;
-    let cut = false;
-    const timer = setInterval(() => {
-      cut = !cut;
-      if (cut) fs.truncateSync(file, size - 4096);
-      else fs.appendFileSync(file, '.'.repeat(4096));
-    }, 1);
+    // A child process keeps the file changing: its schedule cannot be starved by this process's
+    // event loop or timers. It is changing before the read is sent, and until the read has settled.
+    const changer = spawn(process.execPath, ['-e', KEEP_CHANGING, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => changer.once('close', () => resolve()));
     try {
-      await expectReadError(read, 'changed_during_read');
+      await new Promise<void>((resolve, reject) => {
+        changer.stdout.once('data', () => resolve());
+        changer.once('error', reject);
+        changer.once('exit', (code, signal) => reject(new Error(`the changer exited early (${code ?? signal})`)));
+      });
+      await expectReadError(engine.read({ path: 'shrinking.log' }), 'changed_during_read');
     } finally {
-      clearInterval(timer);
+      changer.kill();
+      await exited;
     }
   });
 });

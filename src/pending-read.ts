@@ -1,6 +1,7 @@
 import type { ReadMark } from './cache/sessions.js';
 import type { ReadError } from './errors.js';
 import type { ParsedRequest } from './request.js';
+import type { Place } from './result-keys.js';
 import type { ReadResult } from './result.js';
 import type { Flight, FlightWaiter, Outcome, SingleFlight } from './single-flight.js';
 
@@ -13,6 +14,8 @@ export interface MissingRead {
   readonly shape: string;
   readonly req: ParsedRequest;
   readonly absolute: string;
+  /** The requested path's place, which remembers what it taught the facts cache; null for a page read ahead. */
+  readonly place: Place | null;
   /** The version a stat saw, or null when the path was not statted (no cache knew it). */
   readonly version: string | null;
   /** The file's size from that stat, or `UNSIZED`. */

@@ -100,7 +100,7 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
       // the reads after it share one read of the version they see.
       const running = this.flights.get(open);
       if (running === undefined || running.joinable()) {
-        this.#miss({ key, open, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range }, resolve, reject);
+        this.#miss({ key, open, shape, req, absolute, place, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range }, resolve, reject);
         return;
       }
     }
@@ -130,8 +130,8 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
     if (Date.now() >= deadline) throw fail('timeout', { timeoutMs: req.timeoutMs, stage: 'queued' }, subject);
     // The stat lane gave up on its thread: read as if no cache knew the path.
     if (stat === NOT_STATTED) {
-      const { key, open, shape, range, startedAt } = read;
-      return this.#miss({ key, open, shape, req, absolute, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range }, resolve, reject);
+      const { key, open, shape, range, startedAt, place } = read;
+      return this.#miss({ key, open, shape, req, absolute, place, version: null, size: UNSIZED, signal, subject, startedAt, deadline, held, range }, resolve, reject);
     }
     if (stat === null) {
       this.#unstatted(req, absolute, deadline, signal, subject).then(resolve, reject);
@@ -156,8 +156,8 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
       this.#readAhead(read, cached);
       return resolve(this.#deliver(this.#answers.remember(cached, req, absolute, held, read.range, read.startedAt, true), req, subject));
     }
-    const { key, open, shape, range, startedAt } = read;
-    this.#miss({ key, open, shape, req, absolute, version, size: stat.size, signal, subject, startedAt, deadline, held, range }, resolve, reject);
+    const { key, open, shape, range, startedAt, place } = read;
+    this.#miss({ key, open, shape, req, absolute, place, version, size: stat.size, signal, subject, startedAt, deadline, held, range }, resolve, reject);
   }
 
   /** A path that is not a plain regular file: a worker (or the media pool, by name) gives the verdict. */
@@ -227,7 +227,7 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
     const startedAt = Date.now();
     const deadline = startedAt + this.#p.options.timeoutMs;
     try {
-      this.#work.launch(flightKey, { key, open, shape, req, absolute: read.absolute, version, size: result.size, signal: undefined, subject: read.subject, startedAt, deadline, held: undefined, range, ahead: true });
+      this.#work.launch(flightKey, { key, open, shape, req, absolute: read.absolute, place: null, version, size: result.size, signal: undefined, subject: read.subject, startedAt, deadline, held: undefined, range, ahead: true });
       this.#p.ledger.readAheads++;
     } catch {
       // Only ever an optimisation: the page is read when asked for.

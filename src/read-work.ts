@@ -134,7 +134,7 @@ export class ReadWork {
     // A version that may still be changing within one timestamp tick is not trusted later.
     if (!isSettled(payload.version, read.startedAt, options.settleMs)) return;
     if (payload.kind === 'text') {
-      facts.learn(payload);
+      facts.learn(payload, read.place);
       if (payload.index !== null) {
         if (this.#indexed.size >= INDEXED_PATHS) this.#indexed.clear();
         this.#indexed.add(read.absolute);

@@ -2,6 +2,7 @@
  * The strings caches are keyed by: a file's version, the range a request asks for (what an
  * unchanged-file stub stands for), and everything that shapes a result besides the file.
  */
+import type { LearnMemo } from './cache/file-facts.js';
 import type { RenderSpec } from './core/line-format.js';
 import { versionKey, type FileStat } from './io/stat-wire.js';
 import type { ParsedRequest } from './request.js';
@@ -41,7 +42,7 @@ export class Places {
  * the requested path finds all three, where a read made three (the sandbox's, the keys', the
  * version's), each hashing or comparing a long path string.
  */
-export class Place {
+export class Place implements LearnMemo {
   /** A place, not a refusal (see `Places.of`). */
   readonly ok = true;
   readonly absolute: string;
@@ -54,6 +55,9 @@ export class Place {
   #mtimeMs = -1;
   #ctimeMs = -1;
   #version = '';
+  /** What this path last taught the facts cache (see `FactsCache.learn`). */
+  learnedVersion = '';
+  learnedAt = -1;
 
   constructor(absolute: string, plainShape: string) {
     this.absolute = absolute;

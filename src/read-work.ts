@@ -15,8 +15,9 @@ import type { AheadPages } from './read-ahead.js';
 import type { ReadResult } from './result.js';
 import { isSettled } from './result-keys.js';
 import { resultBytes, resultOf } from './result-of.js';
-import { UNSIZED, type CancelHook, type Scheduler } from './scheduler.js';
-import type { Flight, Outcome, SingleFlight } from './single-flight.js';
+import { UNSIZED, type Scheduler } from './scheduler.js';
+import type { Flight, FlightWork, Outcome, SingleFlight } from './single-flight.js';
+import type { Ticket } from './ticket.js';
 import type { JobSpec, SeekHint } from './wire.js';
 
 /** What a seek-hinted read is charged against `maxQueuedBytes`: about a page, not the file. */
@@ -36,8 +37,6 @@ const INDEXED_PATHS = 4096;
 const LARGE_RESULT_BYTES = 256 * 1024;
 /** Keys of large results seen once (see `LARGE_RESULT_BYTES`); past this it starts over. */
 const LARGE_SEEN = 1024;
-
-const never = (): boolean => false;
 
 export interface WorkParts {
   readonly options: ResolvedOptions;
@@ -91,38 +90,37 @@ export class ReadWork {
     const cost = size === UNSIZED || seek === null ? size : Math.min(size, SEEK_COST_BYTES);
     const kind = req.media ? kindByName(absolute) : null;
     const flight = flights.open(flightKey);
-    const land = (outcome: Outcome) => {
-      this.#landed(flight, outcome, read);
-      flights.settle(flight, outcome);
-    };
     if (kind === null) {
       // No timer and no AbortController of its own (both cost on every read): each waiter has
-      // its own deadline, and the last to leave cancels the work through the hook.
-      // Every field from the start: a shape made by adding fields is lost at an idle full GC (see `RecentShapes`).
-      const hook: CancelHook = { cancel: undefined, sent: undefined };
-      let rerouteStop: AbortController | null = null;
-      const cancel = () => {
-        hook.cancel?.();
-        rerouteStop?.abort();
-      };
-      flight.cancel = cancel;
-      if (version === null) {
-        const joinable = () => hook.sent?.() === false;
-        flight.joinable = joinable;
-      }
-      scheduler.enqueue(jobOf(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, hook, (outcome) => {
-        if (outcome.ok || outcome.code !== 'binary_file') return land(outcome);
-        rerouteStop = new AbortController();
-        void Promise.resolve(media.rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), rerouteStop.signal)).then(land);
-      });
+      // its own deadline, and the last to leave cancels the work through its ticket.
+      const work = new TextWork(this, flight, read, deadline);
+      flight.work = work;
+      work.ticket = scheduler.enqueue(jobOf(req, absolute, seek, deadline), Infinity, undefined, req.session ?? '', cost, (outcome) => work.answered(outcome));
     } else {
-      const controller = new AbortController();
-      const cancel = () => controller.abort();
-      flight.cancel = cancel;
-      flight.joinable = never;
-      void media.run(req, absolute, kind, deadline, options.timeoutMs, controller.signal).then(land);
+      const work = new MediaWork();
+      flight.work = work;
+      void media.run(req, absolute, kind, deadline, options.timeoutMs, work.stop.signal).then((outcome) => this.land(flight, outcome, read));
     }
     return flight;
+  }
+
+  /** A flight's work answered: what it teaches the caches, then its waiters. */
+  land(flight: Flight, outcome: Outcome, read: MissingRead): void {
+    this.#landed(flight, outcome, read);
+    this.#p.flights.settle(flight, outcome);
+  }
+
+  /** Bytes that turned out to be media (`binary_file` from a text job): the media pool reads them. */
+  reroute(work: TextWork, outcome: Extract<Outcome, { ok: false }>): void {
+    const { req, absolute } = work.read;
+    const stop = (work.rerouteStop = new AbortController());
+    const { deadline } = work;
+    void Promise.resolve(this.#p.media.rerouted(outcome, req, absolute, deadline, Math.max(1, deadline - Date.now()), stop.signal)).then((answer) => this.land(work.flight, answer, work.read));
+  }
+
+  /** Stops a text job that no one waits for any more. */
+  cancel(ticket: Ticket): void {
+    this.#p.scheduler.cancel(ticket);
   }
 
   /** A flight's work answered: the result is built once, then cached when its version has settled. */
@@ -185,4 +183,54 @@ export function jobOf(request: ParsedRequest, absolute: string, seek: SeekHint |
     render: request.render,
     hint: seek,
   };
+}
+
+/**
+ * A flight's text job: one object a miss, where closures for its answer, its cancel and its
+ * joinable test (and the contexts they hold) had cost the host about half a kilobyte a read.
+ */
+class TextWork implements FlightWork {
+  /** The job's ticket in the scheduler; null once answered at once (closed, overloaded). */
+  ticket: Ticket | null = null;
+  /** Stops the media pool's read when the bytes turned out to be media. */
+  rerouteStop: AbortController | null = null;
+  readonly #owner: ReadWork;
+  readonly flight: Flight;
+  readonly read: MissingRead;
+  readonly deadline: number;
+
+  constructor(owner: ReadWork, flight: Flight, read: MissingRead, deadline: number) {
+    this.#owner = owner;
+    this.flight = flight;
+    this.read = read;
+    this.deadline = deadline;
+  }
+
+  answered(outcome: Outcome): void {
+    if (outcome.ok || outcome.code !== 'binary_file') this.#owner.land(this.flight, outcome, this.read);
+    else this.#owner.reroute(this, outcome);
+  }
+
+  cancel(): void {
+    if (this.ticket !== null) this.#owner.cancel(this.ticket);
+    this.rerouteStop?.abort();
+  }
+
+  /** A caller that statted the file may join any time; one that did not, only before the job is sent. */
+  joinable(): boolean {
+    return this.read.version !== null || this.ticket?.state === 'queued';
+  }
+}
+
+/** A flight's media job: cancelled through its own signal, and never joined unstatted. */
+class MediaWork implements FlightWork {
+  readonly stop = new AbortController();
+
+  cancel(): void {
+    this.stop.abort();
+  }
+
+  joinable(): boolean {
+    return false;
+  }
 }

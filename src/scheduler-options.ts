@@ -50,16 +50,6 @@ export interface SchedulerOptions {
   readonly onRoom?: () => void;
 }
 
-/**
- * Filled in by `submit`: calling `cancel` answers the read `aborted` and stops it, as an
- * AbortSignal would, without the cost of one per read (shared work is cancelled this way).
- */
-export interface CancelHook {
-  cancel: (() => void) | undefined;
-  /** True once the read was sent to a worker (it may have opened the file). */
-  sent: (() => boolean) | undefined;
-}
-
 export interface SchedulerStats {
   readonly queued: number;
   readonly running: number;

@@ -5,12 +5,12 @@ import { settlesWithin } from './deadlines.js';
 import { HOLD, Lanes, RetryLane } from './lanes.js';
 import { recordMs, SchedulerClock } from './latency.js';
 import { OncePerTurn } from './microtask.js';
-import type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
+import type { SchedulerOptions, SchedulerStats } from './scheduler-options.js';
 import { answered, failure, markSent, newTicket, UNSIZED, type Batch, type Ticket } from './ticket.js';
 import { TaskSizing, shareFloor } from './task-sizing.js';
 import { CANCEL, encodeBatch, type JobOutcome, type JobSpec } from './wire.js';
 
-export type { CancelHook, SchedulerOptions, SchedulerStats } from './scheduler-options.js';
+export type { SchedulerOptions, SchedulerStats } from './scheduler-options.js';
 export { UNSIZED } from './ticket.js';
 
 /**
@@ -59,38 +59,34 @@ export class Scheduler {
    * may scan (the file's size, or less when a line index lets it seek), bounded in total by
    * `maxQueuedBytes`; `UNSIZED` when the caller did not stat the file.
    */
-  submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal, lane = '', cost = 0, hook?: CancelHook): Promise<JobOutcome> {
-    return new Promise<JobOutcome>((resolve) => this.enqueue(job, timeoutMs, signal, lane, cost, hook, resolve));
+  submit(job: JobSpec, timeoutMs: number, signal?: AbortSignal, lane = '', cost = 0): Promise<JobOutcome> {
+    return new Promise<JobOutcome>((resolve) => this.enqueue(job, timeoutMs, signal, lane, cost, resolve));
   }
 
-  /** `submit` without the promise: `answer` is called exactly once, with the read's outcome. */
-  enqueue(
-    job: JobSpec,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-    lane: string,
-    cost: number,
-    hook: CancelHook | undefined,
-    answer: (outcome: JobOutcome) => void,
-  ): void {
-    if (this.#closed) return answer(failure('closed', {}));
-    if (signal?.aborted === true) return answer(failure('aborted', { stage: 'queued' }));
+  /**
+   * `submit` without the promise: `answer` is called exactly once, with the read's outcome. The
+   * read's ticket, or null when it was answered at once (closed, aborted, overloaded): its
+   * `state` says whether it was sent to a worker, and `cancel` stops it.
+   */
+  enqueue(job: JobSpec, timeoutMs: number, signal: AbortSignal | undefined, lane: string, cost: number, answer: (outcome: JobOutcome) => void): Ticket | null {
+    const refusal = this.#closed
+      ? failure('closed', {})
+      : signal?.aborted === true
+        ? failure('aborted', { stage: 'queued' })
+        : this.#overloaded(Math.max(0, cost), this.#queued >= this.#options.maxQueued);
+    if (refusal !== null) {
+      answer(refusal);
+      return null;
+    }
     const bytes = Math.max(0, cost);
-    const overloaded = this.#overloaded(bytes, this.#queued >= this.#options.maxQueued);
-    if (overloaded !== null) return answer(overloaded);
     this.#bytes += bytes;
     const ticket = newTicket(job, lane, cost, signal, answer);
-    // A closure only where something can cancel the read: most reads have neither.
-    if (signal !== undefined || hook !== undefined) {
-      const onAbort = () => this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
+    // A closure only where a signal can cancel the read: most reads have none.
+    if (signal !== undefined) {
+      const onAbort = () => this.cancel(ticket);
       // Listener first: if it throws, nothing was queued. Timer last, once the ticket exists.
-      signal?.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbort, { once: true });
       ticket.onAbort = onAbort;
-      if (hook !== undefined) {
-        const sent = () => ticket.state !== 'queued';
-        hook.cancel = onAbort;
-        hook.sent = sent;
-      }
     }
     this.#lanes.push(ticket);
     this.#queued++;
@@ -99,6 +95,12 @@ export class Scheduler {
       ticket.timer = setTimeout(() => this.#settle(ticket, failure('timeout', { timeoutMs, stage: ticket.state }), CANCEL.timeout), timeoutMs);
     }
     this.#dispatchSoon.request();
+    return ticket;
+  }
+
+  /** Answers a read `aborted` and stops it, as its signal would (shared work is cancelled this way). */
+  cancel(ticket: Ticket): void {
+    this.#settle(ticket, failure('aborted', { stage: ticket.state }), CANCEL.aborted);
   }
 
   /** Reads waiting for a worker. */

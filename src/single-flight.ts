@@ -29,26 +29,29 @@ export interface FlightWaiter extends Expiring {
  */
 const SETTLED: Outcome = Object.freeze({ ok: false, code: 'internal', details: Object.freeze({ message: 'joined a read that had already been answered' }) });
 
-/** A settled flight's `cancel` and `joinable`: its work is over, and the work's closures (which hold the read) are let go. */
-function workDone(): false {
-  return false;
-}
-
-/** A new flight's `cancel` and `joinable` until its starter sets them: shared, not two closures a flight. */
-function nothingToCancel(): void {}
-function alwaysJoinable(): true {
-  return true;
-}
-
-/** Identical work in flight, shared by every caller that asks for it while it runs. */
-export class Flight {
-  /** Stops the shared work: called when its last waiter has left. */
-  cancel: () => void = nothingToCancel;
+/**
+ * The work behind a flight, as the flight sees it: one object its starter makes (not a closure
+ * for each), which the flight lets go of once settled.
+ */
+export interface FlightWork {
+  /** Stops the shared work: called when the flight's last waiter has left. */
+  cancel(): void;
   /**
    * False once the work may have opened the file: a caller that has not seen the file's version
    * may join only before then, so that what it gets was read after it asked.
    */
-  joinable: () => boolean = alwaysJoinable;
+  joinable(): boolean;
+}
+
+/** A new flight's work until its starter sets it: nothing to cancel, open to any caller. */
+const NOT_STARTED: FlightWork = Object.freeze({ cancel() {}, joinable: () => true });
+/** A settled flight's work: over, and what it held (the read) let go. */
+const OVER: FlightWork = Object.freeze({ cancel() {}, joinable: () => false });
+
+/** Identical work in flight, shared by every caller that asks for it while it runs. */
+export class Flight {
+  /** The shared work, set by the flight's starter (see `FlightWork`). */
+  work: FlightWork = NOT_STARTED;
   /**
    * Callers still waiting, in the order they joined: the first in a field of its own (nearly
    * every flight has one caller, and a Set a read was a table to make and throw away on the host
@@ -65,6 +68,16 @@ export class Flight {
 
   constructor(key: string) {
     this.key = key;
+  }
+
+  /** Stops the shared work (see `FlightWork.cancel`). */
+  cancel(): void {
+    this.work.cancel();
+  }
+
+  /** Whether a caller that has not seen the file's version may join (see `FlightWork.joinable`). */
+  joinable(): boolean {
+    return this.work.joinable();
   }
 
   /** How many callers wait. */
@@ -131,8 +144,7 @@ export class SingleFlight {
     // keep a settled flight until a full GC (see README, "Where the time goes").
     flight.outcome = SETTLED;
     flight.result = null;
-    flight.cancel = workDone;
-    flight.joinable = workDone;
+    flight.work = OVER;
   }
 
   /** Waits for a flight with the waiter's own deadline and signal; it is answered through `answer`. */

@@ -174,10 +174,12 @@ export const MIN_WORKER_HEAP_MB = 16;
  * The text pool's threads when `threads` is not given: one a core on a small machine, and on 8
  * cores or more one core in eight left free for the host thread, which every read passes through
  * and which is the ceiling there (see README, "On 16 cores"), and for V8's helper threads. On a
- * 16-core machine at concurrency 256 (source tree, result cache off), 8 to 14 threads read 77 000
- * to 91 000 files a second and 16 threads 77 000 to 80 000, the lowest or tied lowest in each of
- * three runs: a sixteenth busy worker only takes cores from the host thread and its collector.
- * On 2 cores, two threads read the most (workers yield to the host: `workerNice`).
+ * 16-core machine at concurrency 256 (source tree, result cache off) the rate holds from 8
+ * threads on, the host thread being the ceiling: 8 to 14 threads read 77 000 to 91 000 files a
+ * second and 16 threads 77 000 to 80 000 in three runs; 14 and 16 threads alternating, 78 000 to
+ * 84 000 alike. Two workers fewer hold about 20 MiB less (a swarm's peak RSS 254 MiB against
+ * 274) and leave the host thread a core of its own. On 2 cores, two threads read the most
+ * (workers yield to the host: `workerNice`).
  */
 export function defaultThreads(cores: number): number {
   return cores < 8 ? cores : cores - Math.ceil(cores / 8);

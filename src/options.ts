@@ -176,8 +176,8 @@ export const MIN_WORKER_HEAP_MB = 16;
  * and which is the ceiling there (see README, "On 16 cores"), and for V8's helper threads. On a
  * 16-core machine at concurrency 256 (source tree, result cache off) the rate holds from 8
  * threads on, the host thread being the ceiling: 8 to 14 threads read 77 000 to 91 000 files a
- * second and 16 threads 77 000 to 80 000 in three runs; 14 and 16 threads alternating, 78 000 to
- * 84 000 alike. Two workers fewer hold about 20 MiB less (a swarm's peak RSS 254 MiB against
+ * second and 16 threads 77 000 to 80 000 in three runs; 14 and 16 threads alternating, six pairs,
+ * 74 500 to 82 000 against 69 800 to 83 900 (14 ahead in four). Two workers fewer hold about 20 MiB less (a swarm's peak RSS 254 MiB against
  * 274) and leave the host thread a core of its own. On 2 cores, two threads read the most
  * (workers yield to the host: `workerNice`).
  */

@@ -190,6 +190,7 @@ export class ReadPipeline implements ReadAnswerer, Admitted {
       flight = this.#work.launch(flightKey, read);
     }
     this.#recent.flight = flight;
+    this.#recent.work = flight.work;
     const waiter = new PendingRead(this, read, resolve, reject);
     this.#recent.waiter = waiter;
     this.flights.join(flight, waiter);

@@ -125,7 +125,7 @@ export class SingleFlight {
     return this.#flights.get(key);
   }
 
-  /** Registers a flight for `key`; its starter sets `cancel` and calls `settle` once with the outcome. */
+  /** Registers a flight for `key`; its starter sets `work` and calls `settle` once with the outcome. */
   open(key: string): Flight {
     const flight = new Flight(key);
     this.#flights.set(key, flight);
@@ -136,6 +136,8 @@ export class SingleFlight {
   settle(flight: Flight, outcome: Outcome): void {
     if (this.#flights.get(flight.key) === flight) this.#flights.delete(flight.key);
     flight.outcome = outcome;
+    // The work is over, waited for or not: what it held (the read) is let go.
+    flight.work = OVER;
     if (flight.waiting === 0) return;
     flight.drainWaiters((waiter) => this.#finish(waiter, flight, outcome));
     // Out of the map and every waiter answered, so nothing can join it now. A flight settled
@@ -144,7 +146,6 @@ export class SingleFlight {
     // keep a settled flight until a full GC (see README, "Where the time goes").
     flight.outcome = SETTLED;
     flight.result = null;
-    flight.work = OVER;
   }
 
   /** Waits for a flight with the waiter's own deadline and signal; it is answered through `answer`. */

@@ -15,7 +15,7 @@ const memo = (): LearnMemo => ({ learnedVersion: '', learnedAt: -1 });
 
 describe('the facts cache learning through a path', () => {
   it('knows a version a path taught it, and learns it again after losing it to eviction', () => {
-    // Room for about two entries: a third evicts the least recently used.
+    // Room for three entries (178 bytes each here): a fourth evicts the least recently used.
     const facts = new FactsCache(600);
     const place = memo();
     facts.learn(payload('1:1:6:1:1'), place);

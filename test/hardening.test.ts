@@ -177,7 +177,9 @@ describe('kernel and special files', () => {
 
 /**
  * Run by a child node process: cuts the last 4096 bytes off argv[1], puts them back, and again,
- * pausing 0.2 ms a round, until killed. Prints 'ready' once the first round is done.
+ * pausing 0.2 ms a round, until killed. Prints 'ready' once the first round is done. Stops by
+ * itself once its parent (argv[2]) is gone or a minute has passed, so that a test run killed
+ * before its \`finally\` leaves no process behind.
  */
 const KEEP_CHANGING = `
 const fs = require('node:fs');
@@ -186,7 +188,10 @@ const size = fs.fstatSync(fd).size;
 const tail = Buffer.alloc(4096);
 fs.readSync(fd, tail, 0, tail.length, size - tail.length);
 const pause = new Int32Array(new SharedArrayBuffer(4));
+const parent = Number(process.argv[2]);
+const end = Date.now() + 60_000;
 for (let round = 0; ; round++) {
+  if (round % 100 === 0 && (process.ppid !== parent || Date.now() > end)) process.exit(0);
   fs.ftruncateSync(fd, size - tail.length);
   fs.writeSync(fd, tail, 0, tail.length, size - tail.length);
   if (round === 0) fs.writeSync(1, 'ready\\n');
@@ -200,7 +205,7 @@ describe('a file that shrinks while it is read', () => {
     writeGeneratedLines(file, 1_500_000, (n) => `line ${n} ${'-'.repeat(60)}`);
     // A child process keeps the file changing: its schedule cannot be starved by this process's
     // event loop or timers. It is changing before the read is sent, and until the read has settled.
-    const changer = spawn(process.execPath, ['-e', KEEP_CHANGING, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const changer = spawn(process.execPath, ['-e', KEEP_CHANGING, file, String(process.pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<void>((resolve) => changer.once('close', () => resolve()));
     try {
       await new Promise<void>((resolve, reject) => {

@@ -66,7 +66,9 @@ export class FactsCache {
     const fresh = payload.index !== null || payload.sha256 !== null;
     if (!fresh && memo !== null && memo.learnedAt === this.#losses && memo.learnedVersion === payload.version) return;
     this.#learn(payload, totalLines, xxh64);
-    if (memo !== null) {
+    // Not when the cache refused the entry (larger than the whole cache: lru-cache drops it as a
+    // 'set', which `losses` does not count).
+    if (memo !== null && this.#entries.has(payload.version)) {
       memo.learnedVersion = payload.version;
       memo.learnedAt = this.#losses;
     }

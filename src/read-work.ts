@@ -129,8 +129,10 @@ export class ReadWork {
     const { options, facts, results } = this.#p;
     const payload = outcome.value;
     flight.result ??= resultOf(payload, read.req, options);
-    // A version that may still be changing within one timestamp tick is not trusted later.
-    if (!isSettled(payload.version, read.startedAt, options.settleMs)) return;
+    // A version that may still be changing within one timestamp tick is not trusted later. One
+    // this path taught the facts cache was settled then, and so is now: no ctime to parse again.
+    const taught = read.place !== null && read.place.learnedVersion === payload.version;
+    if (!taught && !isSettled(payload.version, read.startedAt, options.settleMs)) return;
     if (payload.kind === 'text') {
       facts.learn(payload, read.place);
       if (payload.index !== null) {

@@ -2,28 +2,60 @@
 export interface Expiring {
   readonly deadline: number;
   expire(): void;
+  /** Its neighbours while `Deadlines` holds it, in the order added; both null otherwise. */
+  earlier: Expiring | null;
+  later: Expiring | null;
 }
 
 /**
  * Deadlines of many waiting reads on one timer, armed for the earliest. A timer per read costs
  * more than the read's whole host-side work (a timer object, a list insertion, a clear); here a
- * read costs a set insertion and removal. When the timer fires, expired entries are told and the
- * timer is armed again for the earliest left: that scan is over the reads waiting, and happens
- * once per deadline reached, not per read.
+ * read is linked in and out of a list through two fields of its own, where a `Set` had hashed it
+ * in and out (about 1.5 % of the host's time a miss). When the timer fires, expired entries are
+ * told and the timer is armed again for the earliest left: that scan is over the reads waiting,
+ * and happens once per deadline reached, not per read.
  */
 export class Deadlines {
-  readonly #entries = new Set<Expiring>();
+  #first: Expiring | null = null;
+  #last: Expiring | null = null;
+  #size = 0;
   #timer: NodeJS.Timeout | undefined;
   #armedFor = Infinity;
 
+  get size(): number {
+    return this.#size;
+  }
+
   add(entry: Expiring): void {
-    this.#entries.add(entry);
+    if (this.#holds(entry)) return;
+    entry.earlier = this.#last;
+    entry.later = null;
+    if (this.#last === null) this.#first = entry;
+    else this.#last.later = entry;
+    this.#last = entry;
+    this.#size++;
     if (entry.deadline < this.#armedFor) this.#arm(entry.deadline);
   }
 
   delete(entry: Expiring): void {
-    this.#entries.delete(entry);
-    if (this.#entries.size === 0) this.#disarm();
+    if (!this.#holds(entry)) return;
+    this.#unlink(entry);
+    if (this.#size === 0) this.#disarm();
+  }
+
+  #holds(entry: Expiring): boolean {
+    return entry.earlier !== null || this.#first === entry;
+  }
+
+  #unlink(entry: Expiring): void {
+    const { earlier, later } = entry;
+    if (earlier === null) this.#first = later;
+    else earlier.later = later;
+    if (later === null) this.#last = earlier;
+    else later.earlier = earlier;
+    entry.earlier = null;
+    entry.later = null;
+    this.#size--;
   }
 
   #arm(deadline: number): void {
@@ -43,14 +75,20 @@ export class Deadlines {
     this.#timer = undefined;
     this.#armedFor = Infinity;
     const now = Date.now();
+    // Expired entries are taken out first and told after: telling one can take others out of
+    // the list (the last waiter of a flight leaving settles the flight's other waiters).
+    const expired: Expiring[] = [];
     let next = Infinity;
-    for (const entry of this.#entries) {
+    for (let entry = this.#first; entry !== null; ) {
+      const later: Expiring | null = entry.later;
       if (entry.deadline <= now) {
-        this.#entries.delete(entry);
-        entry.expire();
+        this.#unlink(entry);
+        expired.push(entry);
       } else if (entry.deadline < next) next = entry.deadline;
+      entry = later;
     }
     if (next !== Infinity) this.#arm(next);
+    for (const entry of expired) entry.expire();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ReadMark } from './cache/sessions.js';
+import type { Expiring } from './deadlines.js';
 import type { ReadError } from './errors.js';
 import type { ParsedRequest } from './request.js';
 import type { Place } from './result-keys.js';
@@ -53,6 +54,9 @@ export interface ReadAnswerer {
 export class PendingRead implements FlightWaiter {
   done = false;
   flight: Flight | null = null;
+  /** Its neighbours on the flights' deadline list (see `Deadlines`). */
+  earlier: Expiring | null = null;
+  later: Expiring | null = null;
   readonly deadline: number;
   readonly signal: AbortSignal | undefined;
   readonly #answerer: ReadAnswerer;

@@ -53,6 +53,11 @@ export class ReadWork {
   readonly #p: WorkParts;
   /** Paths whose facts hold a line index (see `INDEXED_PATHS`). */
   readonly #indexed = new Set<string>();
+  /**
+   * Whether any path was ever indexed: until one is, a read asks no set (most engines never read
+   * a file large enough, and a lookup in a table no read has touched lately is a cache miss).
+   */
+  #anyIndexed = false;
   /** Keys of large results missed once, not cached (see `LARGE_RESULT_BYTES`). */
   readonly #largeSeen = new Set<string>();
 
@@ -75,7 +80,7 @@ export class ReadWork {
 
   /** True when the path's facts hold a line index: a read of it is worth a stat, to seek. */
   indexed(absolute: string): boolean {
-    return this.#indexed.has(absolute);
+    return this.#anyIndexed && this.#indexed.has(absolute);
   }
 
   /** Starts the flight `flightKey` for `read`; it settles itself when the work answers. */
@@ -138,6 +143,7 @@ export class ReadWork {
       if (payload.index !== null) {
         if (this.#indexed.size >= INDEXED_PATHS) this.#indexed.clear();
         this.#indexed.add(read.absolute);
+        this.#anyIndexed = true;
       }
     }
     // No one asked for it yet: it waits for its first reader, unless one joined its flight

@@ -76,7 +76,7 @@ export class PendingRead implements FlightWaiter {
 
   answer(outcome: Outcome, flight: Flight): void {
     // Answered once, and then holding nothing of the answer: a settled waiter can outlive its read
-    // in a retired table of the deadline set until a full GC (see README, "Where the time goes").
+    // in a retired table of a flight's set of waiters until a full GC (see README, "Where the time goes").
     const resolve = this.#resolve;
     const reject = this.#reject;
     this.#resolve = ignore;

@@ -134,10 +134,8 @@ export class ReadWork {
     const { options, facts, results } = this.#p;
     const payload = outcome.value;
     flight.result ??= resultOf(payload, read.req, options);
-    // A version that may still be changing within one timestamp tick is not trusted later. One
-    // this path taught the facts cache was settled then, and so is now: no ctime to parse again.
-    const taught = read.place !== null && read.place.learnedVersion === payload.version;
-    if (!taught && !isSettled(payload.version, read.startedAt, options.settleMs)) return;
+    // A version that may still be changing within one timestamp tick is not trusted later.
+    if (!settledFor(read, payload.version, options.settleMs)) return;
     if (payload.kind === 'text') {
       facts.learn(payload, read.place);
       if (payload.index !== null) {
@@ -191,6 +189,27 @@ export function jobOf(request: ParsedRequest, absolute: string, seek: SeekHint |
     render: request.render,
     hint: seek,
   };
+}
+
+/**
+ * Whether `version` had settled when `read` started (`isSettled`), remembered on the read's
+ * `Place`: a version found settled for a read that started at some moment is settled for any read
+ * that started later, so such a read parses no ctime out of the version string again. Reads of
+ * one path can land out of the order they started (a long read beside short ones), hence the
+ * earliest start the version was found settled for, not the last.
+ */
+export function settledFor(read: Pick<MissingRead, 'place' | 'startedAt'>, version: string, settleMs: number): boolean {
+  const place = read.place;
+  if (place !== null && place.settledVersion === version && read.startedAt >= place.settledSince) return true;
+  if (!isSettled(version, read.startedAt, settleMs)) return false;
+  if (place !== null) {
+    if (place.settledVersion === version) place.settledSince = Math.min(place.settledSince, read.startedAt);
+    else {
+      place.settledVersion = version;
+      place.settledSince = read.startedAt;
+    }
+  }
+  return true;
 }
 
 /**

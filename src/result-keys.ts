@@ -58,6 +58,9 @@ export class Place implements LearnMemo {
   /** What this path last taught the facts cache (see `FactsCache.learn`). */
   learnedVersion = '';
   learnedAt = -1;
+  /** The last version found settled for a read of this path, and the earliest start it was found settled for (see `settledFor` in read-work.ts). */
+  settledVersion = '';
+  settledSince = Infinity;
 
   constructor(absolute: string, plainShape: string) {
     this.absolute = absolute;

@@ -69,16 +69,12 @@ export class Scheduler {
    * `state` says whether it was sent to a worker, and `cancel` stops it.
    */
   enqueue(job: JobSpec, timeoutMs: number, signal: AbortSignal | undefined, lane: string, cost: number, answer: (outcome: JobOutcome) => void): Ticket | null {
-    const refusal = this.#closed
-      ? failure('closed', {})
-      : signal?.aborted === true
-        ? failure('aborted', { stage: 'queued' })
-        : this.#overloaded(Math.max(0, cost), this.#queued >= this.#options.maxQueued);
+    const bytes = Math.max(0, cost);
+    const refusal = this.#refusal(signal, bytes);
     if (refusal !== null) {
       answer(refusal);
       return null;
     }
-    const bytes = Math.max(0, cost);
     this.#bytes += bytes;
     const ticket = newTicket(job, lane, cost, signal, answer);
     // A closure only where a signal can cancel the read: most reads have none.
@@ -111,6 +107,13 @@ export class Scheduler {
   /** Reads of one session waiting for a worker. */
   queuedIn(session: string): number {
     return this.#lanes.queuedIn(session);
+  }
+
+  /** Why a read of `bytes` cannot be queued now (closed, aborted already, overloaded), or null. */
+  #refusal(signal: AbortSignal | undefined, bytes: number): JobOutcome | null {
+    if (this.#closed) return failure('closed', {});
+    if (signal?.aborted === true) return failure('aborted', { stage: 'queued' });
+    return this.#overloaded(bytes, this.#queued >= this.#options.maxQueued);
   }
 
   /** `overloaded` when `bytes` more would pass `maxQueuedBytes` (or `full` says so), else null. */

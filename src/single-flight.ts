@@ -44,9 +44,19 @@ export interface FlightWork {
 }
 
 /** A new flight's work until its starter sets it: nothing to cancel, open to any caller. */
-const NOT_STARTED: FlightWork = Object.freeze({ cancel() {}, joinable: () => true });
+const NOT_STARTED: FlightWork = Object.freeze({
+  cancel() {},
+  joinable() {
+    return true;
+  },
+});
 /** A settled flight's work: over, and what it held (the read) let go. */
-const OVER: FlightWork = Object.freeze({ cancel() {}, joinable: () => false });
+const OVER: FlightWork = Object.freeze({
+  cancel() {},
+  joinable() {
+    return false;
+  },
+});
 
 /** Identical work in flight, shared by every caller that asks for it while it runs. */
 export class Flight {

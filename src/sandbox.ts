@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import fs from './node-fs.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isInside, relativeTo } from './core/containment.js';
@@ -62,11 +62,11 @@ export class Sandbox {
       const given = path.resolve(entry);
       let canonical: string;
       try {
-        canonical = await fs.realpath(given);
+        canonical = await fs.promises.realpath(given);
       } catch {
         throw new TypeError(`options.roots: ${JSON.stringify(entry)} does not exist`);
       }
-      if (!(await fs.stat(canonical)).isDirectory()) {
+      if (!(await fs.promises.stat(canonical)).isDirectory()) {
         throw new TypeError(`options.roots: ${JSON.stringify(entry)} is not a directory`);
       }
       roots.push({ given, canonical });

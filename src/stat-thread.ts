@@ -1,8 +1,9 @@
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { inMicrotask } from './microtask.js';
 import { ANSWERED, answerAt, askAt, createStatShared, readStat, SENT, type FileStat, type StatPaths, type StatShared } from './io/stat-wire.js';
 import { workerFile } from './worker-files.js';
+import { workerThreads } from './worker-threads.js';
 
 /** `Atomics.waitAsync` (Node 16 and later), which TypeScript types from its ES2024 library only. */
 type WaitAsync = (array: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
@@ -18,6 +19,7 @@ const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
  * a worker from a module file under that option (ERR_INPUT_TYPE_NOT_ALLOWED).
  */
 function startWorker(file: string, workerData: StatShared): Worker {
+  const { Worker } = workerThreads();
   if (file.endsWith('.cjs')) return new Worker(file, { workerData });
   return new Worker(`import(${JSON.stringify(pathToFileURL(file).href)});`, { eval: true, workerData });
 }

@@ -1,7 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { settlesWithin } from './deadlines.js';
 import type { WaitingBatch } from './host-batches.js';
 import { decodeOutcome, HOST_READY, type PoolAnswers, type WireOutcome, type WorkerConfig } from './wire.js';
+import { workerThreads } from './worker-threads.js';
 
 /**
  * How long stopping a thread waits for it to load its handler: a thread is not terminated while
@@ -64,6 +65,7 @@ export class TextThread {
   #settle: () => void = nothing;
 
   constructor(spec: ThreadSpec, events: ThreadEvents) {
+    const { Worker } = workerThreads();
     this.worker = new Worker(spec.host, {
       argv: [spec.entry, String(spec.helperNice)],
       workerData: spec.config,

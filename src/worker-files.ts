@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import fs from './node-fs.js';
 import { fileURLToPath } from 'node:url';
 
 /** Worker entries replaced by `substituteWorkerEntry`, by worker name. */
@@ -30,9 +30,9 @@ export function workerFile(name: string): string {
   if (substitute !== undefined) return substitute;
   const folder = new URL(import.meta.url.endsWith('.js') ? '../workers/' : '../dist/workers/', import.meta.url);
   const bundled = fileURLToPath(new URL(`${name}.cjs`, folder));
-  if (existsSync(bundled)) return bundled;
+  if (fs.existsSync(bundled)) return bundled;
   const file = fileURLToPath(new URL(`${name}.js`, folder));
-  if (!existsSync(file)) {
+  if (!fs.existsSync(file)) {
     throw new Error(`readpool worker ${name} is not built (${name}.js missing): run "npm run build" first`);
   }
   return file;

@@ -7,8 +7,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findRoot, findRootOfCanonical, relativeTo, relativeToCanonical } from '../src/core/containment.js';
-import { denyMatcherOf } from '../src/core/deny-matcher.js';
-import { compileDenyRules, compileSecretRules, createDenyMatcher } from '../src/core/deny-rules.js';
+import { denyMatcherOf, literalOfGlob } from '../src/core/deny-matcher.js';
+import { compileDenyRules, compileGlob, compileSecretRules, createDenyMatcher, SECRET_RULES } from '../src/core/deny-rules.js';
 import { SECRET_PATTERNS } from '../src/core/secret-patterns.js';
 
 /** Canonical absolute paths built from a few segments, so roots, prefixes and siblings collide often. */
@@ -69,5 +69,47 @@ describe('deny verdicts', () => {
       { numRuns: 1000, seed: 20261124 },
     );
     expect(['build/out.js', 'src/.ssh/token', 'src/.ssh/id_ed25519.pub', 'README.md'].map(worker)).toEqual(['build/**', '**/.ssh/*', null, null]);
+  });
+
+  it("takes as a glob's literal run only text that every path it matches holds", () => {
+    expect(SECRET_RULES.map(({ glob }) => literalOfGlob(glob))).toEqual([
+      '.env', '.env.', '.pem', '.key', '.p12', '.pfx', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', '.npmrc', '.pypirc', '.netrc',
+      '.git-credentials', '.git/config', '.aws/credentials', '.aws/config', '.config/gcloud', '.docker/config.json', '.kube/config', '.ssh',
+    ]);
+    // Globs whose literal text need not all appear in a match, or that have too little of it.
+    for (const glob of ['{src,lib}/x.ts', 'a/[bc]d', '!keep', '+(a|b)', 'x\\*y', '"quoted"', './build/**', 'a/../b', '**/*', 'a/**/b', 'caf\u00e9']) {
+      expect(literalOfGlob(glob), glob).toBeNull();
+    }
+    // Every path picomatch's pattern matches holds the run, in some case.
+    const globs = fc.constantFrom('**/.env', '**/*.pem', '**/.ssh/*', 'build/**', '**/.git/config', '*.secret', '**/dist-?/out*.js', 'src/**/*.gen.ts');
+    const part = fc.constantFrom('.env', '.ENV', 'a.pem', 'x.PEM', '.ssh', '.SSH', 'id', 'build', 'Build', '.git', 'config', 'x.secret', 'dist-1', 'out.js', 'src', 'g.gen.ts', 'a');
+    fc.assert(
+      fc.property(globs, fc.array(part, { minLength: 1, maxLength: 4 }), (glob, parts) => {
+        const relativePath = parts.join('/');
+        const { source, flags } = compileGlob(glob);
+        const literal = literalOfGlob(glob);
+        expect(literal).not.toBeNull();
+        if (new RegExp(source, flags).test(relativePath)) expect(relativePath.toLowerCase()).toContain(literal?.toLowerCase());
+      }),
+      { numRuns: 3000, seed: 20261127 },
+    );
+  });
+
+  it('gives the same verdicts with its literal screen as the rules alone, with and without a glob that has no screen', () => {
+    const names = fc.constantFrom('.env', '.Env.local', '.env.example', 'ID_RSA', 'id_rsa.pub', 'a.secret', 'x.KEY', 'config', 'config.json', 'credentials', 'app.ts', 'out.js');
+    const dirs = fc.constantFrom('', 'build/', 'src/', '.ssh/', '.SSH/', '.aws/', '.git/', '.docker/', '.kube/', '.config/gcloud/', 'a/.config/GCloud/x/');
+    for (const deny of [['**/*.secret', 'build/**'], ['**/*.secret', '{build,out}/**']]) {
+      const compiled = compileDenyRules({ denySecrets: true, deny });
+      const screened = denyMatcherOf(compiled);
+      const rules = compiled.map(({ glob, pattern, except }) => ({ glob, re: new RegExp(pattern.source, pattern.flags), except: except === null ? null : new RegExp(except.source, except.flags) }));
+      const plain = (relativePath: string) => rules.find(({ re, except }) => re.test(relativePath) && except?.test(relativePath) !== true)?.glob ?? null;
+      fc.assert(
+        fc.property(dirs, dirs, names, (outer, inner, name) => {
+          const relativePath = `${outer}${inner}${name}`;
+          expect(screened(relativePath)).toBe(plain(relativePath));
+        }),
+        { numRuns: 2000, seed: 20261127 },
+      );
+    }
   });
 });

@@ -3,7 +3,7 @@
  * Every file is opened through the sandbox and read whole into memory through its checked
  * descriptor; the libraries only ever see bytes, never a path.
  */
-import fs from 'node:fs';
+import fs from '../src/node-fs.js';
 // From node:worker_threads (the same object Piscina hands on): importing 'piscina' here would load
 // the whole pool module into every worker at boot.
 import { workerData } from 'node:worker_threads';

@@ -3,7 +3,7 @@
  * a PDF is described in one line and written to `--out FILE` when asked; `--json` prints the
  * whole output, base64 included, for programs.
  */
-import fs from 'node:fs';
+import fs from '../node-fs.js';
 import path from 'node:path';
 import type { ContentPart, ToolOutput } from '../dialects/tool.js';
 

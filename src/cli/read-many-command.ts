@@ -4,7 +4,7 @@
  * engine, each printed under a `--- path ---` header; a progress bar on stderr when it is a
  * terminal. Bounded by `--max-files`, so a pattern that matches a whole disk cannot flood a model.
  */
-import fs from 'node:fs';
+import fs from '../node-fs.js';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ignore from 'ignore';

@@ -1,5 +1,5 @@
 /** `readpool tools --dialect NAME`: the dialect's tool definitions as JSON, for hosts that register tools by hand. */
-import fs from 'node:fs';
+import fs from '../node-fs.js';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

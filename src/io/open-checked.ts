@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import type { Stats } from 'node:fs';
+import fs from '../node-fs.js';
 import { findRootOfCanonical, relativeToCanonical } from '../core/containment.js';
 import type { ReaderContext } from './reader-context.js';
 import { Refusal, errnoCode, systemRefusal, type FileType } from './refusal.js';
@@ -19,7 +20,7 @@ export interface OpenedFile {
    * A plain stat, the one the host makes for a cache hit: the version is written from it by the
    * same function on both threads (`versionKey`).
    */
-  readonly stat: fs.Stats;
+  readonly stat: Stats;
   /** Canonical path of the descriptor, checked to be inside a root. */
   readonly path: string;
   readonly relativePath: string;
@@ -115,7 +116,7 @@ function checkPlace(context: ReaderContext, canonical: string): string {
   return relativePath;
 }
 
-function checkKind(stat: fs.Stats): void {
+function checkKind(stat: Stats): void {
   if (stat.isDirectory()) throw new Refusal('is_directory');
   if (!stat.isFile()) throw new Refusal('not_regular_file', { type: fileType(stat) });
 }
@@ -137,7 +138,7 @@ function openOrRefuse(context: ReaderContext, target: string, requested: string,
   }
 }
 
-function fileType(stat: fs.Stats): FileType {
+function fileType(stat: Stats): FileType {
   if (stat.isFIFO()) return 'fifo';
   if (stat.isSocket()) return 'socket';
   if (stat.isCharacterDevice()) return 'character-device';

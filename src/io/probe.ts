@@ -1,11 +1,12 @@
-import fs from 'node:fs';
+import type { Stats } from 'node:fs';
+import fs from '../node-fs.js';
 
 /**
  * The last stat made, kept so that `fs.Stats`'s hidden class outlives an idle full GC (see
  * `RecentShapes`): the cache-hit path that embeds it is not thrown away whenever the thread
  * collects while no read is in flight.
  */
-const recent: { stat: fs.Stats | null } = { stat: null };
+const recent: { stat: Stats | null } = { stat: null };
 
 /**
  * The file's stat when the path leads to a regular file, else null (missing, a link loop, a FIFO,
@@ -15,7 +16,7 @@ const recent: { stat: fs.Stats | null } = { stat: null };
  * version is trusted only once its ctime is `settleMs` old, so a later write moves it by far more
  * than a double's quarter-microsecond step).
  */
-export function statFile(absolute: string): fs.Stats | null {
+export function statFile(absolute: string): Stats | null {
   try {
     const stat = fs.statSync(absolute, { throwIfNoEntry: false });
     if (stat !== undefined) recent.stat = stat;

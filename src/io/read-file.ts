@@ -1,5 +1,6 @@
 import type * as NodeCrypto from 'node:crypto';
-import fs from 'node:fs';
+import type { Stats } from 'node:fs';
+import fs from '../node-fs.js';
 import { createRequire } from 'node:module';
 import type { XXHashAPI } from 'xxhash-wasm';
 import { SimdLineFeeds } from '../core/line-feeds.js';
@@ -379,7 +380,7 @@ export function checkUnchanged(opened: OpenedFile, bytesRead: number): void {
  * the plain stat's milliseconds, to a quarter of a microsecond these days: the same precision the
  * version (and so every cache) has.
  */
-function checkStable(opened: OpenedFile): fs.Stats {
+function checkStable(opened: OpenedFile): Stats {
   const before = opened.stat;
   const after = fs.fstatSync(opened.fd);
   if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs) {

@@ -3,7 +3,7 @@
  * and six numbers a path back, in memory they share; a path's string goes once, as a message.
  */
 import type fs from 'node:fs';
-import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 
 /** The fields of a stat that make a file's version (`versionKey`), all a cache check needs. */
 export type FileStat = Pick<fs.Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
@@ -90,9 +90,11 @@ export function readStat(stats: Float64Array, i: number): FileStat | null {
 /**
  * The stat thread's side, run by its entry (`workers/stat-worker.ts`): answers each batch the host
  * sends with `stat` of each of its paths. Sleeps in `Atomics.wait` between batches and never
- * returns to the event loop; `Worker.terminate` ends it, waiting or not.
+ * returns to the event loop; `Worker.terminate` ends it, waiting or not. `receive` is
+ * `receiveMessageOnPort`, handed in by the worker so that the host's modules, which import this
+ * one, do not load `node:worker_threads` with the package.
  */
-export function serveStats(shared: StatShared, port: MessagePort, stat: (path: string) => FileStat | null): never {
+export function serveStats(shared: StatShared, port: MessagePort, receive: typeof receiveMessageOnPort, stat: (path: string) => FileStat | null): never {
   const { control, asks, stats } = shared;
   /** Paths by the number the host gave them. */
   const paths: string[] = [];
@@ -105,7 +107,7 @@ export function serveStats(shared: StatShared, port: MessagePort, stat: (path: s
     while (answered < sent) {
       const batch = answered + 1;
       // The paths a batch numbers were posted before it was sent; a later batch's may be here too.
-      for (let entry = receiveMessageOnPort(port); entry !== undefined; entry = receiveMessageOnPort(port)) pending.push(entry.message as StatPaths);
+      for (let entry = receive(port); entry !== undefined; entry = receive(port)) pending.push(entry.message as StatPaths);
       while (pending.length > 0 && (pending[0] as StatPaths).batch <= batch) {
         const { reset, added } = pending.shift() as StatPaths;
         if (reset) paths.length = 0;

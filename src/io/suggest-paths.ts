@@ -1,4 +1,5 @@
-import fs from 'node:fs';
+import type { Dir } from 'node:fs';
+import fs from '../node-fs.js';
 import path from 'node:path';
 import { findRoot, relativeTo } from '../core/containment.js';
 import type { DenyMatcher } from '../core/deny-matcher.js';
@@ -59,7 +60,7 @@ function realDirectory(directory: string): string | null {
 }
 
 function listNames(directory: string): string[] | null {
-  let dir: fs.Dir;
+  let dir: Dir;
   try {
     dir = fs.opendirSync(directory);
   } catch {

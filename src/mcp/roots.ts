@@ -3,7 +3,7 @@
  * roots never widen what the server was started with; a client root outside every configured
  * root gives nothing.
  */
-import fs from 'node:fs';
+import fs from '../node-fs.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isInside } from '../core/containment.js';

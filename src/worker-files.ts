@@ -20,15 +20,16 @@ export function isSubstituted(name: string): boolean {
 }
 
 /**
- * The compiled worker entry. From the build (`dist/src/*.js`) it sits beside us; when the
- * engine runs from its TypeScript sources (the test runner), workers still run the build,
- * because worker threads cannot load TypeScript on Node 20. The bundled CommonJS entry
- * (`NAME.cjs`, see rolldown.config.ts) where the build made one, else tsc's module.
+ * The compiled worker entry. From the build (`dist/src`: ES modules, or the command's CommonJS
+ * chunks) it sits beside us; when the engine runs from its TypeScript sources (the test
+ * runner), workers still run the build, because worker threads cannot load TypeScript on Node
+ * 20. The bundled CommonJS entry (`NAME.cjs`, see rolldown.config.ts) where the build made one,
+ * else tsc's module.
  */
 export function workerFile(name: string): string {
   const substitute = substitutes.get(name);
   if (substitute !== undefined) return substitute;
-  const folder = new URL(import.meta.url.endsWith('.js') ? '../workers/' : '../dist/workers/', import.meta.url);
+  const folder = new URL(import.meta.url.endsWith('.ts') ? '../dist/workers/' : '../workers/', import.meta.url);
   const bundled = fileURLToPath(new URL(`${name}.cjs`, folder));
   if (fs.existsSync(bundled)) return bundled;
   const file = fileURLToPath(new URL(`${name}.js`, folder));

@@ -4,13 +4,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from './support/cli-bin.js';
 import { makeDialectWorkspace, type DialectWorkspace } from './support/dialect-workspace.js';
 import { removeTempDir, writeFile } from './support/temp-dir.js';
 
-const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
 
 let ws: DialectWorkspace;
 

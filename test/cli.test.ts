@@ -1,12 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from './support/cli-bin.js';
 import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
 
-/** The built CLI: `npm test` builds first. */
-const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
 
 let base = '';
 let root = '';

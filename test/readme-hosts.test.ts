@@ -11,10 +11,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from './support/cli-bin.js';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const CLI = path.join(REPO, 'dist/src/cli.js');
 const README = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
 /** Git-ignored: snippets run from inside the package so its own name resolves. */
 const SCRATCH = path.join(REPO, '.scratch');

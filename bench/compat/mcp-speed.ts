@@ -21,7 +21,7 @@ import { ensurePeers, mcpFilesystemEntry, PROJECT_ROOT } from './peers.js';
 export type McpSystem = 'readpool serve' | 'official server';
 export const MCP_SYSTEMS: readonly McpSystem[] = ['readpool serve', 'official server'];
 
-const CLI = path.join(PROJECT_ROOT, 'dist/src/cli.js');
+const CLI = path.join(PROJECT_ROOT, 'dist/src/cli.cjs');
 
 /** The command line that serves `root` over stdio as `system`. */
 export function serverCommand(system: McpSystem, root: string): string[] {

@@ -58,7 +58,7 @@ try {
   }
   if (values.only === undefined || values.only === 'mcp') {
     process.stdout.write('\n# mcp-filesystem dialect (execute, and readpool serve over stdio) vs the official server over stdio\n');
-    const cli = path.join(PROJECT_ROOT, 'dist/src/cli.js');
+    const cli = path.join(PROJECT_ROOT, 'dist/src/cli.cjs');
     for await (const outcome of mcpCases(engine, set, cli)) print(outcome);
   }
 } finally {

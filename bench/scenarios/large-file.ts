@@ -45,7 +45,7 @@ export async function largeFile(projectRoot: string): Promise<ScenarioReport> {
   const dataDir = path.join(projectRoot, 'bench/.data');
   const log = prepareLargeLog(path.join(dataDir, 'large.log'), LINES);
   const preload = path.join(projectRoot, 'dist/bench/rss-preload.js');
-  const cli = path.join(projectRoot, 'dist/src/cli.js');
+  const cli = path.join(projectRoot, 'dist/src/cli.cjs');
   const read = [cli, 'read', path.basename(log), '--offset', String(OFFSET), '--limit', String(LIMIT), '--json'];
 
   const defaultRun = runMeasured(read, dataDir, preload);

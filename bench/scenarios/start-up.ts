@@ -49,7 +49,7 @@ export async function startUp(projectRoot: string): Promise<ScenarioReport> {
       bare: ['-e', '0'],
       // By the package's name, as a user writes it: from inside the package it resolves to the build.
       imported: ['--input-type=module', '-e', "await import('readpool')"],
-      cli: [path.join(projectRoot, 'dist/src/cli.js'), 'read', 'README.md'],
+      cli: [path.join(projectRoot, 'dist/src/cli.cjs'), 'read', 'README.md'],
       first: [path.join(projectRoot, 'dist/bench/first-read.js'), projectRoot, 'README.md'],
     },
     projectRoot,

@@ -3,12 +3,13 @@
  * (driven by the MCP SDK's own `Client`) or over streamable HTTP (its URL read from the log).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLI } from './cli-bin.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
+export { CLI };
 
 /** The first content part's text; fails the test when it is not text. */
 export function textOf(result: CallToolResult): string {

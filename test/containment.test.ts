@@ -77,7 +77,7 @@ describe('deny verdicts', () => {
       '.git-credentials', '.git/config', '.aws/credentials', '.aws/config', '.config/gcloud', '.docker/config.json', '.kube/config', '.ssh',
     ]);
     // Globs whose literal text need not all appear in a match, or that have too little of it.
-    for (const glob of ['{src,lib}/x.ts', 'a/[bc]d', '!keep', '+(a|b)', 'x\\*y', '"quoted"', './build/**', 'a/../b', '**/*', 'a/**/b', 'caf\u00e9']) {
+    for (const glob of ['{src,lib}/x.ts', 'a/[bc]d', '!keep', '+(a|b)', 'x\\*y', '"quoted"', './build/**', 'a/../b', '**/*', 'a/**/b', 'caf\u00e9', 'notes$$', '^x', '***secret.txt']) {
       expect(literalOfGlob(glob), glob).toBeNull();
     }
     // Every path picomatch's pattern matches holds the run, in some case.
@@ -92,6 +92,31 @@ describe('deny verdicts', () => {
         if (new RegExp(source, flags).test(relativePath)) expect(relativePath.toLowerCase()).toContain(literal?.toLowerCase());
       }),
       { numRuns: 3000, seed: 20261127 },
+    );
+  });
+
+  it("holds a random glob's literal run in every path picomatch matches it with, whatever the glob's characters", () => {
+    // Globs of any printable ASCII, and paths made from each: its wildcards filled in, then a
+    // character or two dropped, so that near misses are tried as well as matches.
+    const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
+    const token = fc.oneof(fc.constantFrom('*', '**', '***', '?', '/', '.', 'ab', '$$', '^'), fc.constantFrom(...printable));
+    const fill = fc.constantFrom('', 'x', '/', 'x/', '.', 'X', 'ab/c');
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 1, maxLength: 7 }), fc.array(fill, { minLength: 4, maxLength: 4 }), fc.array(fc.nat(), { minLength: 4, maxLength: 4 }), (tokens, fills, cuts) => {
+        const glob = tokens.join('');
+        const literal = literalOfGlob(glob);
+        if (literal === null) return;
+        const { source, flags } = compileGlob(glob);
+        const pattern = new RegExp(source, flags);
+        let filled = '';
+        let wildcard = 0;
+        for (const part of glob.split(/([*?]+)/)) filled += /^[*?]+$/.test(part) ? fills[wildcard++ % fills.length] : part;
+        const candidates = [filled, ...cuts.flatMap((cut) => [1, 2].map((n) => filled.slice(0, cut % (filled.length + 1)) + filled.slice((cut % (filled.length + 1)) + n)))];
+        for (const candidate of candidates) {
+          if (pattern.test(candidate)) expect(candidate.toLowerCase(), `${glob} matches ${candidate}`).toContain(literal.toLowerCase());
+        }
+      }),
+      { numRuns: 20_000, seed: 20261127 },
     );
   });
 

@@ -73,17 +73,21 @@ export function denyMatcherOf(compiled: CompiledDenyRules): DenyMatcher {
 
 /**
  * A glob's longest literal run: text that every path the glob matches holds, case aside. Null
- * when the glob uses more than `*`, `?` and `/` (classes, braces, extglobs, negation, quotes,
- * escapes, `.` or `..` folders, which picomatch may drop), whose literal parts need not all appear, or when
- * it has no literal run of two characters or more.
+ * when it has no literal run of two characters or more, or when the glob holds anything beyond
+ * `*`, `?`, `/` and plain characters (letters, digits, `.`, `_`, `-`, space, `~#%,=:;&'`): not
+ * only classes, braces, extglobs, negation, quotes and escapes, whose literal parts need not all
+ * appear, but also text that picomatch turns into pattern syntax of its own (in `x$$` it escapes
+ * only the first `$`, and the second anchors). Also null for three stars or more (after `***` it
+ * rebuilds the pattern from its tokens and leaves a `.` unescaped, matching any character) and
+ * for `.` or `..` folders, which it may drop.
  *
  * A run is cut at every wildcard and trimmed of its slashes, because `**` may match nothing and
- * take the slash beside it along: the rule for `.env` in any folder matches `.env` itself. Only
- * printable ASCII is kept: under the rules' `i` flag an ASCII letter matches only itself in
- * either case, which is what a case-insensitive test for the run finds.
+ * take the slash beside it along: the rule for `.env` in any folder matches `.env` itself. Runs
+ * are ASCII: under the rules' `i` flag an ASCII letter matches only itself in either case,
+ * which is what a case-insensitive test for the run finds.
  */
 export function literalOfGlob(glob: string): string | null {
-  if (/[^\x20-\x7e]|[[\]{}()!+@\\|"]|(?:^|\/)\.\.?(?:\/|$)/.test(glob)) return null;
+  if (!/^[\w.\-/*? ~#%,=:;&']*$/.test(glob) || /\*{3}|(?:^|\/)\.\.?(?:\/|$)/.test(glob)) return null;
   let longest = '';
   for (const run of glob.split(/[*?]+/)) {
     const trimmed = run.replace(/^\/+|\/+$/g, '');

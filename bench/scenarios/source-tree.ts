@@ -92,7 +92,7 @@ export async function sourceTree(
   // it 0.7 to 0.85 µs a miss and about 0.35 a hit (`bench/ab.js`, in one process). Both kinds
   // of pass count for the rate. The CPU of the probed passes is reported too (`...Probed`),
   // which is how the figure was measured before.
-  let phase: 'warmup' | 'probe' | 'meter' = 'warmup';
+  let phase: 'unmeasured' | 'probe' | 'meter' = 'unmeasured';
   let passOfRound = 0;
   const engineTask = (name: string, set: ThreadSet, engine: Engine, meter: HostCpuMeter, probedMeter: HostCpuMeter): Task => ({
     name,
@@ -106,7 +106,7 @@ export async function sourceTree(
         set.errors++;
       };
       const pass = () => forEachConcurrent(files, concurrency, (file) => engine.read({ path: file }).catch(failed));
-      if (phase === 'warmup') return pass();
+      if (phase === 'unmeasured') return pass();
       return (phase === 'meter' ? meter : probedMeter).measure(files.length, pass);
     },
   });
@@ -149,7 +149,7 @@ export async function sourceTree(
         afterEach: (mode?: string) => {
           if (mode !== 'run') return;
           if (phase === 'probe') delays.get(task.name)?.push(probe.stop());
-          phase = 'warmup';
+          phase = 'unmeasured';
           passOfRound++;
         },
       });

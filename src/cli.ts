@@ -4,6 +4,7 @@ import { DEFAULTS } from './options.js';
 import { DIALECT_NAMES } from './dialect-names.js';
 import { errorText } from './cli/args.js';
 import { SERVE_USAGE } from './cli/serve-usage.js';
+import { print } from './cli/print.js';
 
 const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--column N] [--pages RANGE] [--root DIR]
                      [--max-tokens N] [--max-bytes N] [--json] [--sha256] [--allow-binary] [--out FILE]
@@ -40,7 +41,7 @@ tools: the dialect's tool definitions (name, description, JSON Schema) as JSON.
 Exit status: 0 on success, 1 when a read fails (the error code is printed), 2 on bad usage.`;
 
 function usageError(message: string): never {
-  process.stderr.write(`readpool: ${message}\n\n${USAGE}\n`);
+  print(`readpool: ${message}\n\n${USAGE}\n`, 2);
   process.exit(2);
 }
 
@@ -60,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
     case '--help':
     case '-h':
     case 'help':
-      process.stdout.write(`${USAGE}\n`);
+      print(`${USAGE}\n`);
       return 0;
     case undefined:
       return usageError('missing command');
@@ -69,19 +70,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// A consumer that stops early (`readpool read big.log | head`) closes the pipe, and the rest of
-// the output has nowhere to go: not a failure of the read. End quietly, as cat and grep do.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
-
+// Output goes through `print` (a closed pipe ends the command quietly); `serve` watches its own
+// stdout, which carries the protocol.
 main(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;
   },
   (error: unknown) => {
-    process.stderr.write(`readpool: ${error instanceof Error ? (error.stack ?? error.message) : errorText(error)}\n`);
+    print(`readpool: ${error instanceof Error ? (error.stack ?? error.message) : errorText(error)}\n`, 2);
     process.exitCode = 1;
   },
 );

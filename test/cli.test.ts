@@ -64,6 +64,36 @@ describe('readpool read', () => {
     expect(status).toBe(0);
   });
 
+  it('writes all of a long output, in order, to a non-blocking pipe whose reader is slow', async () => {
+    // The command writes its output synchronously; a descriptor opened non-blocking refuses a
+    // write once its pipe is full (EAGAIN), and the rest must still arrive. A FIFO opened with
+    // O_NONBLOCK gives the child such a descriptor; this side reads only after a pause.
+    const lines = Array.from({ length: 20_000 }, (_, i) => `log line ${i} ${'y'.repeat(60)}`);
+    writeFile(root, 'slow.log', lines.join('\n'));
+    const fifo = path.join(base, 'slow.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    const child = spawn(process.execPath, [CLI, 'read', 'slow.log', '--limit', '20000', '--max-tokens', '1000000', '--max-bytes', '4000000'], {
+      cwd: root,
+      stdio: ['ignore', writer, 'pipe'],
+    });
+    fs.closeSync(writer);
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { Socket } = await import('node:net');
+    const chunks: Buffer[] = [];
+    const socket = new Socket({ fd: reader, readable: true, writable: false });
+    const ended = new Promise<void>((resolve) => socket.on('end', resolve));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    await ended;
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(`${lines.map((line, i) => `${i + 1}\t${line}`).join('\n')}\n`);
+  });
+
   it('exits 1 and names not_found on stderr for a missing file', () => {
     const { status, stdout, stderr } = run(['read', 'missing.txt']);
     expect(status).toBe(1);

@@ -6,6 +6,7 @@
 import fs from '../node-fs.js';
 import path from 'node:path';
 import type { ContentPart, ToolOutput } from '../dialects/tool.js';
+import { print } from './print.js';
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/png': '.png',
@@ -35,9 +36,8 @@ export function printOutput(output: ToolOutput, out: string | null): string[] {
     lines.push(`[${part.mimeType}, ${bytes.length} bytes written to ${file}]`);
   });
   const texts = output.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
-  const stream = output.isError ? process.stderr : process.stdout;
   const body = [...texts, ...lines].filter((text) => text !== '').join('\n\n');
-  if (body !== '') stream.write(`${body}\n`);
+  if (body !== '') print(`${body}\n`, output.isError ? 2 : 1);
   return written;
 }
 

@@ -12,6 +12,7 @@ import type { ToolDefinition } from '../dialects/tool.js';
 import { DIALECT_NAMES, isDialectName } from '../dialect-names.js';
 import { errorText, wholeNumber, type UsageError } from './args.js';
 import { printOutput } from './output.js';
+import { print } from './print.js';
 
 export const READ_OPTIONS = {
   offset: { type: 'string' },
@@ -62,18 +63,18 @@ export async function runRead(argv: readonly string[], usageError: UsageError): 
       const { createTools } = await import('../tools.js');
       const tool = pickTool(createTools(engine, dialect), values.tool, usageError);
       const output = await tool.execute(file === undefined ? extraInput : { [firstField(tool)]: file, ...extraInput });
-      if (values.json) process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+      if (values.json) print(`${JSON.stringify(output, null, 2)}\n`);
       else printOutput(output, values.out ?? null);
       return output.isError ? 1 : 0;
     }
     const result = await engine.read(nativeRequest(file ?? '', values, usageError));
-    if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (values.json) print(`${JSON.stringify(result, null, 2)}\n`);
     else printOutput((await import('../dialects/readpool-output.js')).nativeOutput(result), values.out ?? null);
     return 0;
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
-    if (values.json) process.stdout.write(`${JSON.stringify({ error: error.toJSON() }, null, 2)}\n`);
-    process.stderr.write(`readpool: ${error.code}: ${error.message}\n`);
+    if (values.json) print(`${JSON.stringify({ error: error.toJSON() }, null, 2)}\n`);
+    print(`readpool: ${error.code}: ${error.message}\n`, 2);
     return 1;
   } finally {
     await engine.close();

@@ -13,6 +13,7 @@ import { createEngine } from '../engine.js';
 import type { ReadRequest } from '../request.js';
 import { nativeOutput } from '../dialects/readpool-output.js';
 import { errorText, wholeNumber, type UsageError } from './args.js';
+import { print } from './print.js';
 
 const DEFAULT_MAX_FILES = 500;
 
@@ -67,19 +68,19 @@ export async function runReadMany(argv: readonly string[], usageError: UsageErro
     );
     progress.done();
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(settled, null, 2)}\n`);
+      print(`${JSON.stringify(settled, null, 2)}\n`);
     } else {
       for (const entry of settled) {
         const body = entry.ok
           ? nativeOutput(entry.result).content.map((part) => (part.type === 'text' ? part.text : `[${part.mimeType}: read it with readpool read]`)).join('\n')
           : `[error] ${errorText(entry.error)}`;
-        process.stdout.write(`--- ${entry.file} ---\n${body}\n\n`);
+        print(`--- ${entry.file} ---\n${body}\n\n`);
       }
     }
     if (files.length > taken.length) {
-      process.stderr.write(`readpool: ${files.length} files matched; read the first ${taken.length} (raise --max-files to read more)\n`);
+      print(`readpool: ${files.length} files matched; read the first ${taken.length} (raise --max-files to read more)\n`, 2);
     }
-    if (files.length === 0) process.stderr.write(`readpool: no file under ${root} matches ${positionals.join(' ')}\n`);
+    if (files.length === 0) print(`readpool: no file under ${root} matches ${positionals.join(' ')}\n`, 2);
     return settled.some((entry) => !entry.ok) || files.length === 0 ? 1 : 0;
   } finally {
     await engine.close();
@@ -94,7 +95,7 @@ function createProgress(total: number): { tick(): void; done(): void } {
   const draw = () => {
     const width = 30;
     const filled = Math.round((count / total) * width);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${count}/${total} files`);
+    print(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${count}/${total} files`, 2);
     drawn = Date.now();
   };
   return {
@@ -104,7 +105,7 @@ function createProgress(total: number): { tick(): void; done(): void } {
     },
     done: () => {
       draw();
-      process.stderr.write('\n');
+      print('\n', 2);
     },
   };
 }

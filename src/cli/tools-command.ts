@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../engine.js';
 import { createTools, DIALECT_NAMES, isDialectName } from '../tools.js';
 import { errorText, type UsageError } from './args.js';
+import { print } from './print.js';
 
 export async function runTools(argv: readonly string[], usageError: UsageError): Promise<number> {
   let values;
@@ -29,7 +30,7 @@ export async function runTools(argv: readonly string[], usageError: UsageError):
       ...(outputSchema === undefined ? {} : { outputSchema }),
       annotations,
     }));
-    process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+    print(`${JSON.stringify(tools, null, 2)}\n`);
     return 0;
   } finally {
     await engine.close();

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import fs from './node-fs.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -5,6 +6,14 @@ import { isInside, relativeTo } from './core/containment.js';
 import { denyMatcherOf, orderDenyRules, type CompiledDenyRules, type DenyMatcher } from './core/deny-matcher.js';
 import { SECRET_PATTERNS } from './core/secret-patterns.js';
 import type { ResolvedOptions } from './options.js';
+
+/**
+ * `fs.promises`' realpath and stat, from the callback API: the first touch of `fs.promises` loads
+ * its module, and the modules that loads (readline's among them), into every one-read command.
+ */
+const realpathOf = (given: string) =>
+  new Promise<string>((resolve, reject) => fs.realpath.native(given, (error, resolved) => (error === null ? resolve(resolved) : reject(error))));
+const statOf = (given: string) => new Promise<Stats>((resolve, reject) => fs.stat(given, (error, stats) => (error === null ? resolve(stats) : reject(error))));
 
 /** Requested paths whose location is remembered; past this the memo starts over. */
 const LOCATED_PATHS = 8192;
@@ -62,11 +71,11 @@ export class Sandbox {
       const given = path.resolve(entry);
       let canonical: string;
       try {
-        canonical = await fs.promises.realpath(given);
+        canonical = await realpathOf(given);
       } catch {
         throw new TypeError(`options.roots: ${JSON.stringify(entry)} does not exist`);
       }
-      if (!(await fs.promises.stat(canonical)).isDirectory()) {
+      if (!(await statOf(canonical)).isDirectory()) {
         throw new TypeError(`options.roots: ${JSON.stringify(entry)} is not a directory`);
       }
       roots.push({ given, canonical });

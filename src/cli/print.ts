@@ -2,7 +2,9 @@
  * The command's output, written straight to its descriptor. `process.stdout` is a stream built on
  * first use, and building it loads Node's stream modules: 5 to 7 ms of a one-read command's
  * start (spawn to exit, alternating fresh processes on 2 cores). A synchronous write needs none
- * of it, and nothing is left unwritten when the process exits.
+ * of it, and is done before the command goes on. Once a descriptor has fallen back to its stream
+ * (below), what the stream still holds is written before a natural exit, as before this module,
+ * but not past a `process.exit` (a usage error, a closed stdout).
  */
 import fs from '../node-fs.js';
 

@@ -6,6 +6,7 @@
  */
 import fs from '../node-fs.js';
 import path from 'node:path';
+import { isatty } from 'node:tty';
 import { parseArgs } from 'node:util';
 import ignore from 'ignore';
 import { glob } from 'tinyglobby';
@@ -89,7 +90,8 @@ export async function runReadMany(argv: readonly string[], usageError: UsageErro
 
 /** A one-line bar on stderr, redrawn at most every 100 ms; silent when stderr is not a terminal. */
 function createProgress(total: number): { tick(): void; done(): void } {
-  if (!process.stderr.isTTY || total === 0) return { tick: () => undefined, done: () => undefined };
+  // `isatty`, not `process.stderr.isTTY`: building that stream loads the stream modules and makes a piped fd 2 non-blocking.
+  if (!isatty(2) || total === 0) return { tick: () => undefined, done: () => undefined };
   let count = 0;
   let drawn = 0;
   const draw = () => {

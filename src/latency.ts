@@ -76,11 +76,6 @@ export class SchedulerClock {
   }
 }
 
-/** Records a span given in milliseconds. */
-export function recordMs(histogram: LatencyHistogram, ms: number): void {
-  histogram.record(ms);
-}
-
 export function summarise(h: LatencyHistogram): LatencySummary {
   if (h.count === 0) return { p50: 0, p99: 0, max: 0 };
   const ms = (value: number) => Math.round(value * 1e3) / 1e3;

@@ -3,7 +3,7 @@ import { BatchesOut } from './batches-out.js';
 import { CancelSlots } from './cancel-slots.js';
 import { settlesWithin } from './deadlines.js';
 import { HOLD, Lanes, RetryLane } from './lanes.js';
-import { recordMs, SchedulerClock } from './latency.js';
+import { SchedulerClock } from './latency.js';
 import { OncePerTurn } from './microtask.js';
 import type { SchedulerOptions, SchedulerStats } from './scheduler-options.js';
 import { answered, failure, markSent, newTicket, UNSIZED, type Batch, type Ticket } from './ticket.js';
@@ -167,7 +167,7 @@ export class Scheduler {
       // Its session has room again: reads waiting for it must not wait for some batch to end.
       this.#roomSoon?.request();
     } else {
-      if (flag === CANCEL.none) recordMs(this.#clock.run, now - ticket.sentAt);
+      if (flag === CANCEL.none) this.#clock.run.record(now - ticket.sentAt);
       this.#running--;
       if (flag !== CANCEL.none) this.#slots.raise(ticket.slot, flag);
       const batch = ticket.batch;
@@ -176,7 +176,7 @@ export class Scheduler {
     ticket.state = 'settled';
     clearTimeout(ticket.timer);
     if (ticket.onAbort !== undefined) ticket.signal?.removeEventListener('abort', ticket.onAbort);
-    recordMs(this.#clock.total, now - ticket.submittedAt);
+    this.#clock.total.record(now - ticket.submittedAt);
     // A settled ticket can outlive its read (a Set's retired table keeps what it held until a
     // full GC): without the caller's callback it keeps nothing of the answer alive with it.
     const resolve = ticket.resolve;
@@ -250,7 +250,7 @@ export class Scheduler {
     // The batch's time in its worker, where the pool says; null while it has not answered.
     let workerMs: number | null | undefined = null;
     const slots = tickets.map((ticket) => {
-      recordMs(this.#clock.wait, sentAt - ticket.submittedAt);
+      this.#clock.wait.record(sentAt - ticket.submittedAt);
       return markSent(ticket, batch, this.#slots.take(), sentAt);
     });
     this.#queued -= tickets.length;

@@ -90,7 +90,8 @@ export async function runReadMany(argv: readonly string[], usageError: UsageErro
 
 /** A one-line bar on stderr, redrawn at most every 100 ms; silent when stderr is not a terminal. */
 function createProgress(total: number): { tick(): void; done(): void } {
-  // `isatty`, not `process.stderr.isTTY`: building that stream loads the stream modules and makes a piped fd 2 non-blocking.
+  // `isatty`, not `process.stderr.isTTY`: building that stream loads the stream modules and
+  // makes a piped fd 2 non-blocking.
   if (!isatty(2) || total === 0) return { tick: () => undefined, done: () => undefined };
   let count = 0;
   let drawn = 0;

@@ -13,7 +13,9 @@
  * carries the process's warm-up (V8 compiling the host's code, the young generation growing and
  * its pages first touched, the workers' and the stat thread's boots), and over the pass's second
  * half alone (`hostUsPerReadWarm`), by when every file has been read once: the cost each further
- * read adds, which is what bounds reads a second on many cores.
+ * read adds, which is what bounds reads a second on many cores. The host thread's page faults a
+ * read are given both ways too (`hostFaultsPerRead`, `hostFaultsPerReadWarm`; see
+ * `mainThreadFaults`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +23,7 @@ import { createEngine } from '../src/index.js';
 import { LoopDelayProbe } from './event-loop.js';
 import { naiveRead } from './naive-reader.js';
 import { shuffled } from './stats.js';
-import { mainThreadCpuMs } from './thread-cpu.js';
+import { mainThreadCpuMs, mainThreadFaults } from './thread-cpu.js';
 
 const [mode, root = '', fileCount = '500', sessionCount = '256'] = process.argv.slice(2);
 const files = fs.readFileSync(path.join(root, '.complete'), 'utf8').split('\n').filter(Boolean).slice(0, Number(fileCount));
@@ -36,8 +38,10 @@ if (mode === 'engine' || mode === 'engine-misses') {
   const half = Math.floor(reads / 2);
   let answered = 0;
   let cpuAtHalf = NaN;
+  let faultsAtHalf = NaN;
   probe.start();
   const started = performance.now();
+  const faultsStarted = mainThreadFaults();
   const cpuStarted = mainThreadCpuMs();
   await Promise.all(
     orders.map(async (order, index) => {
@@ -45,7 +49,10 @@ if (mode === 'engine' || mode === 'engine-misses') {
       const session = `agent-${index}`;
       for (const file of order) {
         await engine.read({ path: file, session }).catch(() => errors++);
-        if (++answered === half) cpuAtHalf = mainThreadCpuMs();
+        if (++answered === half) {
+          cpuAtHalf = mainThreadCpuMs();
+          faultsAtHalf = mainThreadFaults();
+        }
       }
     }),
   );
@@ -53,11 +60,14 @@ if (mode === 'engine' || mode === 'engine-misses') {
   const cpuEnded = mainThreadCpuMs();
   const hostUsPerRead = ((cpuEnded - cpuStarted) * 1000) / reads;
   const hostUsPerReadWarm = ((cpuEnded - cpuAtHalf) * 1000) / (reads - half);
+  const faultsEnded = mainThreadFaults();
+  const hostFaultsPerRead = (faultsEnded - faultsStarted) / reads;
+  const hostFaultsPerReadWarm = (faultsEnded - faultsAtHalf) / (reads - half);
   const loop = probe.stop();
   const { cache } = engine.stats();
   await engine.close();
   process.stdout.write(
-    `${JSON.stringify({ ms, loopP99: loop.p99, hostUsPerRead, hostUsPerReadWarm, errors, resultHits: cache.result.hits, resultMisses: cache.result.misses, singleFlightJoins: cache.singleFlight.joins, sessions: cache.sessions.sessions })}\n`,
+    `${JSON.stringify({ ms, loopP99: loop.p99, hostUsPerRead, hostUsPerReadWarm, hostFaultsPerRead, hostFaultsPerReadWarm, errors, resultHits: cache.result.hits, resultMisses: cache.result.misses, singleFlightJoins: cache.singleFlight.joins, sessions: cache.sessions.sessions })}\n`,
   );
 } else {
   probe.start();

@@ -183,7 +183,9 @@ export async function sourceTree(
         loopDelayP99Ms: median(loop.map((delay) => delay.p99)),
         worstRoundP99Ms: Math.max(...loop.map((delay) => delay.p99)),
         loopDelayMaxMs: Math.max(...loop.map((delay) => delay.max)),
-        ...(task.meter === undefined ? {} : { hostUsPerRead: task.meter.usPerRead, hostUsPerReadProbed: task.probedMeter?.usPerRead ?? NaN }),
+        ...(task.meter === undefined
+          ? {}
+          : { hostUsPerRead: task.meter.usPerRead, hostUsPerReadProbed: task.probedMeter?.usPerRead ?? NaN, hostFaultsPerRead: task.meter.faultsPerRead }),
       },
     });
   }

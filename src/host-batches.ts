@@ -57,6 +57,11 @@ export class HostBatches {
     return this.#state === 'failed';
   }
 
+  /** A turn has been asked for (`schedule`) and has not run yet. */
+  get scheduled(): boolean {
+    return this.#turn !== undefined;
+  }
+
   /** Starts loading the handler, once. */
   load(): void {
     if (this.#state !== 'unloaded') return;

@@ -83,6 +83,8 @@ class TextThreads implements TextPool, ThreadEvents {
   /** Some thread has loaded its handler: from then on only threads read. */
   #threadsUp = false;
   #started = false;
+  /** The threads start once the host's scheduled turn has run (see `#hostLoaded`). */
+  #startAfterHostTurn = false;
   #hostReads = 0;
   /** Callers of `ready()` waiting for a thread. */
   #readyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
@@ -120,8 +122,12 @@ class TextThreads implements TextPool, ThreadEvents {
   }
 
   #hostLoaded(startNow: boolean): void {
-    if (startNow) this.#startThreads();
     this.#pump();
+    if (!startNow) return;
+    // A batch the host runs next turn goes first: making the threads' `Worker`s costs the host
+    // about 5 ms, which its first answer would wait behind. They start once it is answered.
+    if (this.#onHost?.scheduled === true) this.#startAfterHostTurn = true;
+    else this.#startThreads();
   }
 
   get started(): boolean {
@@ -230,6 +236,11 @@ class TextThreads implements TextPool, ThreadEvents {
       this.#hostReads += task.batch.paths.length;
       task.started?.();
       settle(task, ran.answer);
+    }
+    // A turn later, once the answer has reached its caller (its promise settles in microtasks).
+    if (this.#startAfterHostTurn) {
+      this.#startAfterHostTurn = false;
+      setImmediate(() => this.#startThreads());
     }
     this.#pump();
   }

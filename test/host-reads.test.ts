@@ -82,6 +82,22 @@ describe('reads on the host thread', () => {
     }
   });
 
+  it("answer a default engine's first small read before its threads are made, and make them a turn later", async () => {
+    // Making a thread's Worker costs the host milliseconds, and their boots take the cores: the
+    // first answer does not wait behind either.
+    const engine = await createEngine({ root, cacheBytes: 0 });
+    try {
+      const first = await engine.read({ path: path.basename(fixturePath('lf')) });
+      expect(first.kind).toBe('text');
+      expect(engine.stats().text).toEqual({ started: false, hostReads: 1 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(engine.stats().text.started).toBe(true);
+      await engine.ready();
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('answer every kind of file as a worker does: text in each encoding, refusals, the sandbox, media, errors', async () => {
     const onHost = await createEngine({ root, startThreads: 'when-needed', cacheBytes: 0 });
     const onThreads = await createEngine({ root, cacheBytes: 0 });

@@ -88,9 +88,18 @@ declare const WebAssembly: {
   Module: new (bytes: Uint8Array) => object;
   Memory: new (descriptor: { initial: number; maximum: number }) => { readonly buffer: ArrayBuffer };
   Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
+  compile: (bytes: Uint8Array) => Promise<object>;
 };
 
 let compiled: object | null = null;
+
+/** Compiles the module ahead of the first counter, off this thread (see `precompileRegionRenderer`). */
+export function precompileLineFeeds(): Promise<void> {
+  if (compiled !== null) return Promise.resolve();
+  return WebAssembly.compile(Buffer.from(LINE_FEEDS_WASM, 'base64')).then((module) => {
+    compiled ??= module;
+  });
+}
 
 /**
  * Counts line breaks with WebAssembly SIMD (see line-feeds.wat), 16 bytes a step, in chunks read

@@ -5,6 +5,8 @@
  * `src/host-batches.ts`).
  */
 import xxhash from 'xxhash-wasm';
+import { precompileLineFeeds } from '../core/line-feeds.js';
+import { precompileRegionRenderer } from '../core/region-renderer.js';
 import { primeSlicing } from '../core/slicer-priming.js';
 import {
   BATCH_BYTES,
@@ -36,10 +38,10 @@ export interface BatchHandlerOptions {
   readonly maxBatchBytes: number;
 }
 
-/** Resolves once xxhash's WebAssembly is instantiated. */
+/** Resolves once xxhash's WebAssembly is instantiated and the reader's own modules compiled. */
 export function createBatchHandler(config: WorkerConfig, options: BatchHandlerOptions): Promise<BatchHandler> {
   const context = createReaderContext(config);
-  return xxhash().then((api) => {
+  return Promise.all([xxhash(), precompileLineFeeds(), precompileRegionRenderer()]).then(([api]) => {
     const tools = createReadTools(api);
     if (options.prime) primeSlicing(config.render, config.maxLineChars, tools.scratch, tools.feeds);
     return (batch: JobBatch): WireAnswer | null => runBatch(config, context, tools, batch, options.maxBatchBytes);

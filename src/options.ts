@@ -19,8 +19,9 @@ export interface EngineOptions {
    */
   threads?: number;
   /**
-   * When the text pool's threads start. `'now'` (the default): in `createEngine`, so that they
-   * are ready by the time reads come. `'when-needed'`: when a read needs one, for a program that
+   * When the text pool's threads start. `'now'` (the default): with the engine, so that they
+   * are ready by the time reads come (once the host can read, or right after it has answered a
+   * first small read that was waiting). `'when-needed'`: when a read needs one, for a program that
    * may read only a small file or two and exit (the `readpool read` command). Either way a batch
    * of small reads that waits alone before any thread is ready is answered on the calling thread
    * (see README, Sandbox).

@@ -1,4 +1,5 @@
 import { LINE_FEEDS_WASM } from './line-feeds-wasm.js';
+import { WasmModule } from './wasm-module.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -85,20 +86,15 @@ interface Global {
 
 /** The part of the WebAssembly API used here (the project's type libraries leave it out). */
 declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
   Memory: new (descriptor: { initial: number; maximum: number }) => { readonly buffer: ArrayBuffer };
   Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
-  compile: (bytes: Uint8Array) => Promise<object>;
 };
 
-let compiled: object | null = null;
+const MODULE = new WasmModule(LINE_FEEDS_WASM);
 
-/** Compiles the module ahead of the first counter, off this thread (see `precompileRegionRenderer`). */
+/** Compiles the module ahead of the first counter, off this thread (see `WasmModule.warm`). */
 export function precompileLineFeeds(): Promise<void> {
-  if (compiled !== null) return Promise.resolve();
-  return WebAssembly.compile(Buffer.from(LINE_FEEDS_WASM, 'base64')).then((module) => {
-    compiled ??= module;
-  });
+  return MODULE.warm();
 }
 
 /**
@@ -120,11 +116,10 @@ export class SimdLineFeeds implements LineFeedFinder {
   readonly #pairs: Global;
 
   constructor(bytes: number) {
-    compiled ??= new WebAssembly.Module(Buffer.from(LINE_FEEDS_WASM, 'base64'));
     const pages = Math.max(1, Math.ceil(bytes / 65_536));
     // Never grown: a grown memory would detach `buffer`.
     const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
-    const instance = new WebAssembly.Instance(compiled, { env: { memory } });
+    const instance = new WebAssembly.Instance(MODULE.get(), { env: { memory } });
     this.#nth = instance.exports.nth as Nth;
     this.#nthBreak = instance.exports.nthBreak as Nth;
     this.#lfs = instance.exports.lfs as Global;

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { HeadBytes } from './line-format.js';
 import { REGION_RENDER_WASM } from './region-render-wasm.js';
+import { WasmModule } from './wasm-module.js';
 
 /** What the caller's window allows a region: see `WindowOutput.emitRegion`. */
 export interface RegionAsk {
@@ -55,9 +56,7 @@ const FIRST_WINDOW = 16 * 1024;
 
 /** The part of the WebAssembly API used here (the project's type libraries leave it out). */
 declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object) => { readonly exports: object };
-  compile: (bytes: Uint8Array) => Promise<object>;
 };
 
 interface Global {
@@ -93,18 +92,11 @@ interface Exports {
 /** `why` after a call: the source copied so far ran out before the region was done. */
 const NEEDS_SOURCE = 1;
 
-let compiled: object | undefined;
+const MODULE = new WasmModule(REGION_RENDER_WASM);
 
-/**
- * Compiles the module ahead of the first renderer, off this thread: `WebAssembly.compile` runs on
- * V8's own threads, where the constructor's synchronous compile took about 4 ms of a fresh host's
- * first read. Called as a batch handler loads (`createBatchHandler`).
- */
+/** Compiles the module ahead of the first renderer, off this thread (see `WasmModule.warm`). */
 export function precompileRegionRenderer(): Promise<void> {
-  if (compiled !== undefined) return Promise.resolve();
-  return WebAssembly.compile(Buffer.from(REGION_RENDER_WASM, 'base64')).then((module) => {
-    compiled ??= module;
-  });
+  return MODULE.warm();
 }
 
 /**
@@ -120,8 +112,7 @@ export class RegionRenderer {
   #head: HeadBytes | null = null;
 
   constructor() {
-    compiled ??= new WebAssembly.Module(Buffer.from(REGION_RENDER_WASM, 'base64'));
-    this.#exports = new WebAssembly.Instance(compiled).exports as Exports;
+    this.#exports = new WebAssembly.Instance(MODULE.get()).exports as Exports;
     this.#view = Buffer.from(this.#exports.memory.buffer);
   }
 

@@ -33,8 +33,8 @@ function mixedLine(n: number): string {
 const CRLF_LINES = 40_000;
 /**
  * Line n of the CR LF log, its CR included (the writer adds the LF): 100 bytes with its break,
- * but the first 77, so that the first 1 MiB a scan reads ends between the CR and the LF of line
- * 10 486 (77 + 100 * 10 484 bytes before it, its CR at 98).
+ * but the first 77, so that the byte at 1 MiB, where a scan's 256 KiB reads meet, falls between
+ * the CR and the LF of line 10 486 (77 + 100 * 10 484 bytes before it, its CR at 98).
  */
 const crlfLine = (n: number) => `${n === 1 ? 'first'.padEnd(75, '-') : `${String(n).padStart(7, '0')} WARN retry ${n % 31}`.padEnd(98, ' ')}\r`;
 const CRLF_SPLIT_LINE = 10_486;

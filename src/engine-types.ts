@@ -56,10 +56,11 @@ export interface EngineStats extends SchedulerStats {
   readonly stat: StatLaneStats;
   readonly threads: number;
   /**
-   * The text pool: whether its threads have started (see the `startThreads` option), and how
-   * many reads the host thread answered itself before any was ready.
+   * The text pool: whether its threads have started (see the `startThreads` option), how many
+   * are ready, how many reads the host thread answered itself before any was, and how many whole
+   * scans of large files were split over two threads (the read on one, its xxh64 on the other).
    */
-  readonly text: { readonly started: boolean; readonly hostReads: number };
+  readonly text: { readonly started: boolean; readonly ready: number; readonly hostReads: number; readonly splitScans: number };
   readonly roots: readonly string[];
   readonly answered: number;
   readonly cache: CacheStats;

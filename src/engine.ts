@@ -212,7 +212,7 @@ export class Engine {
       lanes: Math.max(pool.lanes, depths.size),
       deepestLanes,
       threads: this.#pool.threads,
-      text: { started: this.#pool.started, hostReads: this.#pool.hostReads },
+      text: { started: this.#pool.started, ready: this.#pool.readyThreads, hostReads: this.#pool.hostReads, splitScans: this.#pool.splitScans },
       roots: this.#sandbox.roots,
       answered: c.answered,
       cache: {

@@ -1,5 +1,6 @@
 import { HostBatches } from './host-batches.js';
 import { niceSettings } from './io/thread-priority.js';
+import { probeTask, splitTask } from './scan-split.js';
 import { settle, TextThread, type Task, type ThreadEvents, type ThreadSpec } from './text-thread.js';
 import type { JobBatch, PoolAnswers, WorkerConfig } from './wire.js';
 import { isSubstituted, workerFile } from './worker-files.js';
@@ -16,8 +17,12 @@ export interface TextPool {
   readonly threads: number;
   /** Its threads have been started (see `TextPoolOptions.start`). */
   readonly started: boolean;
+  /** Threads that have loaded their handler and take batches. */
+  readonly readyThreads: number;
   /** Reads the host thread answered while no thread was ready (see `HostBatches`). */
   readonly hostReads: number;
+  /** Whole scans of large files split over two threads (see `splitTask`). */
+  readonly splitScans: number;
   /**
    * Starts the threads if they wait to be needed; resolves once one is ready, or the pool
    * stopped; rejects with the failure when a thread fails to start and none is up.
@@ -86,6 +91,7 @@ class TextThreads implements TextPool, ThreadEvents {
   /** The threads start once the host's scheduled turn has run (see `#hostLoaded`). */
   #startAfterHostTurn = false;
   #hostReads = 0;
+  #splitScans = 0;
   /** Callers of `ready()` waiting for a thread. */
   #readyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   readonly #retiring = new Set<Promise<void>>();
@@ -134,8 +140,16 @@ class TextThreads implements TextPool, ThreadEvents {
     return this.#started;
   }
 
+  get readyThreads(): number {
+    return this.#live.reduce((n, thread) => n + (thread.ready && !thread.stopping ? 1 : 0), 0);
+  }
+
   get hostReads(): number {
     return this.#hostReads;
+  }
+
+  get splitScans(): number {
+    return this.#splitScans;
   }
 
   ready(): Promise<void> {
@@ -196,6 +210,7 @@ class TextThreads implements TextPool, ThreadEvents {
         if (this.#queue.length === 0) break;
         if (!thread.ready || thread.stopping || thread.tasks.length !== depth) continue;
         const task = this.#queue.shift() as Task;
+        if (depth === 0 && this.#queue.length === 0 && this.#split(task, thread)) continue;
         if (thread.send(task) && depth === 0) task.started?.();
       }
     }
@@ -209,6 +224,35 @@ class TextThreads implements TextPool, ThreadEvents {
     }
     if (waiting) this.#restart?.ref();
     else this.#restart?.unref();
+  }
+
+  /**
+   * Where a second thread is idle and nothing else waits for it, sends a whole scan of a large
+   * file to `thread` and its hash to the other (see `splitTask`), or a whole scan of a file the
+   * host did not stat flagged to come back sized if it is that large (`probeTask`). False when it
+   * sent nothing.
+   */
+  #split(task: Task, thread: TextThread): boolean {
+    const helper = this.#live.find((other) => other !== thread && other.ready && !other.stopping && other.tasks.length === 0);
+    if (helper === undefined) return false;
+    const split = splitTask(task, (whole) => this.#runAgain(whole));
+    if (split !== null) {
+      this.#splitScans++;
+      if (thread.send(split.read)) split.read.started?.();
+      helper.send(split.hash);
+      return true;
+    }
+    const probe = probeTask(task);
+    if (probe === null) return false;
+    if (thread.send(probe)) probe.started?.();
+    return true;
+  }
+
+  /** A split scan whose halves did not agree runs again whole, ahead of the batches waiting. */
+  #runAgain(task: Task): void {
+    if (this.#destroyed) return task.reject(new Error('the text pool is stopped'));
+    this.#queue.unshift(task);
+    this.#pump();
   }
 
   /**

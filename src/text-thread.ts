@@ -18,6 +18,10 @@ export interface Task extends WaitingBatch {
   readonly started: (() => void) | undefined;
   readonly resolve: (answers: PoolAnswers) => void;
   readonly reject: (error: Error) => void;
+  /** Takes the thread's answer as it came, instead of `resolve` (a hash-only job, see `splitTask`). */
+  readonly answered?: (wires: unknown) => void;
+  /** Runs whole on one thread, not split (see `splitTask`): its split did not hold. */
+  readonly unsplit?: boolean;
 }
 
 /** How a thread was started: the files it runs and its settings. */
@@ -143,6 +147,7 @@ export class TextThread {
  */
 export function settle(task: Task, wires: unknown): void {
   if (wires instanceof Error) return task.reject(wires);
+  if (task.answered !== undefined) return task.answered(wires);
   const { batch } = task;
   const count = batch.paths.length;
   if (!Array.isArray(wires) || wires.length !== count + 1 || typeof wires[count] !== 'number') {

@@ -117,6 +117,12 @@ export interface TextJob {
    * sized or alone. The worker lowers it to what its batch has left of `BATCH_BYTES`.
    */
   readonly deferAbove: number;
+  /**
+   * Where the file's xxh64 is computed: `inline`, by this read (the rule); `elsewhere`, by a
+   * hash-only job on another thread, so this read answers the xxh64 null; `only`, this job does
+   * nothing but hash it, and answers a `HashAnswer` (see `splitScan`).
+   */
+  readonly hash: 'inline' | 'elsewhere' | 'only';
 }
 
 /** What a text pool thread posts once its batch handler has loaded (see `workers/text-host.ts`). */
@@ -144,6 +150,56 @@ const FLAG_BINARY = 1;
 const FLAG_SHA256 = 2;
 const FLAG_NO_MEDIA = 4;
 const FLAG_DEFER = 8;
+const FLAG_HASH_ELSEWHERE = 16;
+const FLAG_HASH_ONLY = 32;
+
+/**
+ * A whole scan of a file this large is split over two idle threads when it can be (see
+ * `splitScan`): the size at which a read goes alone anyway, and at which a read sent unsized is
+ * deferred to be sent again sized (`deferredForSplit`).
+ */
+export const SPLIT_SCAN_BYTES = SOLO_READ_BYTES;
+
+/**
+ * A batch that scans one large file whole, split in two: the read itself, which leaves the
+ * xxh64 to the other, and a job that only hashes the file. On two threads they take about the
+ * time of the read alone, where one scan does both in turn (hashing is about a third of a scan).
+ * Null for any other batch: a size the host does not know or under `SPLIT_SCAN_BYTES`, or not a
+ * whole scan (`wholeScan`).
+ */
+export function splitScan(batch: JobBatch): { readonly read: JobBatch; readonly hash: JobBatch } | null {
+  if (!wholeScan(batch) || (batch.params[9] ?? -1) < SPLIT_SCAN_BYTES) return null;
+  return { read: flagged(batch, FLAG_HASH_ELSEWHERE), hash: flagged(batch, FLAG_HASH_ONLY) };
+}
+
+/**
+ * A whole scan of one file the host did not stat, flagged to be deferred if the file turns out
+ * `SPLIT_SCAN_BYTES` or larger: the worker answers its size instead (`Resend`), and the scan comes
+ * back sized, for `splitScan`. Null for any other batch.
+ */
+export function deferredForSplit(batch: JobBatch): JobBatch | null {
+  const flags = batch.params[4] ?? 0;
+  if (!wholeScan(batch) || (batch.params[9] ?? -1) >= 0 || (flags & FLAG_DEFER) !== 0) return null;
+  return flagged(batch, FLAG_DEFER);
+}
+
+/**
+ * One job that reads its file whole: no seek hint (it would seek instead), an offset of 1 or more
+ * (a tail read scans nothing or counts first), no SHA-256 (computed in the same pass), and not
+ * already half of a split.
+ */
+function wholeScan(batch: JobBatch): boolean {
+  const { params } = batch;
+  const flags = params[4] ?? 0;
+  return batch.paths.length === 1 && (batch.hints?.[0] ?? null) === null && (params[0] ?? 0) >= 1 && (flags & (FLAG_SHA256 | FLAG_HASH_ELSEWHERE | FLAG_HASH_ONLY)) === 0;
+}
+
+/** `batch` with `flag` set on its (one) job. */
+function flagged(batch: JobBatch, flag: number): JobBatch {
+  const params = Float64Array.from(batch.params);
+  params[4] = (params[4] ?? 0) | flag;
+  return batch.renders === undefined ? { paths: batch.paths, params } : { paths: batch.paths, params, renders: batch.renders };
+}
 
 export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
   const params = new Float64Array(jobs.length * PARAMS);
@@ -205,6 +261,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     slot: p[at + 7] ?? 0,
     hint: batch.hints?.[i] ?? null,
     deferAbove: (flags & FLAG_DEFER) !== 0 ? SOLO_READ_BYTES : Infinity,
+    hash: (flags & FLAG_HASH_ONLY) !== 0 ? 'only' : (flags & FLAG_HASH_ELSEWHERE) !== 0 ? 'elsewhere' : 'inline',
   };
 }
 
@@ -266,6 +323,12 @@ export interface Resend {
 /** What the text pool answers for one job. */
 export type PoolAnswer = JobOutcome | Resend;
 
+/** A hash-only job's answer (see `splitScan`): the xxh64 of the version it read. */
+export interface HashAnswer {
+  readonly version: string;
+  readonly xxh64: string;
+}
+
 /**
  * What the text pool answers for a batch: each job's answer in order, and, from a text worker,
  * the milliseconds the batch took there (the scheduler's pace of a read, see `shareFloor`).
@@ -311,15 +374,17 @@ export type WireOutcome =
     ]
   | readonly [kind: 1, path: string, relativePath: string, size: number, mtimeMs: number, version: string, xxh64: string, data: string, sha256: string]
   | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>]
-  | readonly [kind: 3, size: number];
+  | readonly [kind: 3, size: number]
+  | readonly [kind: 4, version: string, xxh64: string];
 
 const STOPS: readonly (StopReason | null)[] = [null, 'lines', 'bytes', 'tokens'];
 const ENCODINGS: readonly TextEncoding[] = ['utf-8', 'utf-16le', 'utf-16be'];
 const ENDINGS: readonly LineEnding[] = ['lf', 'crlf', 'cr', 'mixed', 'none'];
 
 /** `requested` is the job's path: a text outcome read at that very path does not repeat it. */
-export function encodeOutcome(outcome: PoolAnswer, requested: string): WireOutcome {
+export function encodeOutcome(outcome: PoolAnswer | HashAnswer, requested: string): WireOutcome {
   if ('resend' in outcome) return [3, outcome.resend];
+  if ('version' in outcome) return [4, outcome.version, outcome.xxh64];
   if (!outcome.ok) return [2, outcome.code, outcome.details];
   const v = outcome.value;
   if (v.kind === 'binary') return [1, v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, v.data, v.sha256];
@@ -335,6 +400,9 @@ export function decodeOutcome(wire: WireOutcome, requested: string): PoolAnswer 
   switch (wire[0]) {
     case 3:
       return { resend: wire[1] };
+    case 4:
+      // Only a hash-only job answers one, and its answer is taken apart by `hashAnswerOf`.
+      return { ok: false, code: 'internal', details: { message: 'a hash-only answer where a read was asked' } };
     case 2:
       return { ok: false, code: wire[1], details: wire[2] };
     case 1: {
@@ -356,4 +424,15 @@ export function decodeOutcome(wire: WireOutcome, requested: string): PoolAnswer 
       };
     }
   }
+}
+
+/**
+ * A hash-only batch's answer as it came from its thread (see `splitScan`): the xxh64 of the
+ * version read, or null when the job failed or the answer has another shape.
+ */
+export function hashAnswerOf(wires: unknown): HashAnswer | null {
+  if (!Array.isArray(wires) || wires.length !== 2) return null;
+  const wire: unknown = wires[0];
+  if (!Array.isArray(wire) || wire[0] !== 4 || typeof wire[1] !== 'string' || typeof wire[2] !== 'string') return null;
+  return { version: wire[1], xxh64: wire[2] };
 }

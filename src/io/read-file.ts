@@ -8,7 +8,7 @@ import { LineSlicer, windowFields } from '../core/line-slicer.js';
 import { carryPieces } from '../core/slice-result.js';
 import { SNIFF_BYTES, sniffHead, summariseEndings } from '../core/sniff.js';
 import { sniffMedia } from '../media/kind.js';
-import type { BinaryPayload, FilePayload, SeekHint, TextJob, TextPayload } from '../wire.js';
+import type { BinaryPayload, FilePayload, HashAnswer, SeekHint, TextJob, TextPayload } from '../wire.js';
 import { openChecked, type OpenedFile } from './open-checked.js';
 import type { ReaderContext } from './reader-context.js';
 import { Deferral, Refusal } from './refusal.js';
@@ -86,6 +86,14 @@ const recent: { opened: OpenedFile | null; slicer: LineSlicer | null } = { opene
  * calls are the fast path (see DESIGN.md section 11).
  */
 export function readFile(context: ReaderContext, tools: ReadTools, job: TextJob, cancelled: CancelCheck): FilePayload {
+  return withOpenFile(context, job, (opened, size) => readOpened({ context, tools, opened, size, cancelled }, job));
+}
+
+/**
+ * Opens `job.path` checked inside a root, refuses a file over `maxFileBytes` (and defers one of
+ * `deferAbove` bytes or more), runs `use` on it and closes it.
+ */
+function withOpenFile<T>(context: ReaderContext, job: TextJob, use: (opened: OpenedFile, size: number) => T): T {
   const opened = openChecked(context, job.path);
   recent.opened = opened;
   try {
@@ -94,7 +102,7 @@ export function readFile(context: ReaderContext, tools: ReadTools, job: TextJob,
       throw new Refusal('file_too_large', { size, limit: context.maxFileBytes, limitName: 'maxFileBytes' });
     }
     if (size >= job.deferAbove) throw new Deferral(size);
-    return readOpened({ context, tools, opened, size, cancelled }, job);
+    return use(opened, size);
   } finally {
     fs.closeSync(opened.fd);
   }
@@ -133,8 +141,9 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
   const sha = job.sha256 ? createSha256() : null;
   // Most files fit one chunk: hash them in one call instead of a streaming state.
   const whole = read === size && read < CHUNK_BYTES;
-  const xxh = whole ? null : xxhash.create64();
-  let xxh64 = whole ? xxhash.h64Raw(scratch.subarray(0, read)) : 0n;
+  const hashed = job.hash === 'inline';
+  const xxh = whole || !hashed ? null : xxhash.create64();
+  let xxh64 = whole && hashed ? xxhash.h64Raw(scratch.subarray(0, read)) : 0n;
   let position = 0;
 
   while (read > 0) {
@@ -171,7 +180,7 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
   const slice = slicer.end();
   const payload: TextPayload = {
     kind: 'text',
-    ...facts(opened, size, xxh64),
+    ...facts(opened, size, hashed ? xxh64 : null),
     ...windowFields(slice),
     encoding: sniff.encoding,
     bom: sniff.bomBytes > 0,
@@ -180,6 +189,35 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
     index: slice.index === null ? null : Float64Array.from(slice.index),
   };
   return carryPieces(payload, slice);
+}
+
+/**
+ * Only the xxh64 of the whole file, for a scan split over two threads (`splitScan` in wire.ts):
+ * the other thread reads the file for its window, total and index, and leaves the hash to this
+ * job. Opened and checked as any read is; the version it answers must be the one the other read,
+ * or the host runs the scan again whole.
+ */
+export function hashFile(context: ReaderContext, tools: ReadTools, job: TextJob, cancelled: CancelCheck): HashAnswer {
+  return withOpenFile(context, job, (opened, size) => {
+    const { scratch } = tools;
+    const xxh = tools.xxhash.create64();
+    let position = 0;
+    for (;;) {
+      const read = fs.readSync(opened.fd, scratch, 0, SCAN_BYTES, position);
+      if (read === 0) break;
+      // A binary file: the read answers it without this hash (see `binaryOrRefuse`).
+      const nulAt = position === 0 ? sniffHead(scratch.subarray(0, read)).nulAt : -1;
+      if (nulAt !== -1) throw new Refusal('binary_file', { size, nulAt, sha256: null });
+      xxh.update(scratch.subarray(0, read));
+      position += read;
+      const stop = cancelled();
+      if (stop !== null) throw new Refusal(stop, { bytesRead: position, size });
+      if (position >= size && read < SCAN_BYTES) break;
+    }
+    checkUnchanged(opened, position);
+    const { version, xxh64 } = facts(opened, size, xxh.digest());
+    return { version, xxh64 };
+  });
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   CANCEL,
   decodeJob,
   encodeOutcome,
+  type HashAnswer,
   type JobBatch,
   type PoolAnswer,
   type TextJob,
@@ -21,7 +22,7 @@ import {
   type WorkerConfig,
 } from '../wire.js';
 import { createReaderContext, type ReaderContext } from './reader-context.js';
-import { createReadTools, readFile, type ReadTools } from './read-file.js';
+import { createReadTools, hashFile, readFile, type ReadTools } from './read-file.js';
 import { Deferral, failureOf } from './refusal.js';
 
 /** Answers a batch; null when it declines it (see `BatchHandlerOptions.maxBatchBytes`). */
@@ -48,7 +49,7 @@ export function createBatchHandler(config: WorkerConfig, options: BatchHandlerOp
   });
 }
 
-function runJob(config: WorkerConfig, context: ReaderContext, tools: ReadTools, job: TextJob): PoolAnswer {
+function runJob(config: WorkerConfig, context: ReaderContext, tools: ReadTools, job: TextJob): PoolAnswer | HashAnswer {
   const cancelled = () => {
     const flag = Atomics.load(config.cancel, job.slot);
     if (flag === CANCEL.aborted) return 'aborted';
@@ -58,6 +59,7 @@ function runJob(config: WorkerConfig, context: ReaderContext, tools: ReadTools, 
   const early = cancelled();
   if (early !== null) return { ok: false, code: early, details: { skipped: true } };
   try {
+    if (job.hash === 'only') return hashFile(context, tools, job, cancelled);
     return { ok: true, value: readFile(context, tools, job, cancelled) };
   } catch (error) {
     if (error instanceof Deferral) return { resend: error.size };

@@ -4,8 +4,8 @@ import type { TextJob } from '../../src/wire.js';
 
 /**
  * A job as the text worker runs it, for tests that call `readFile` without a pool: the native
- * render, no seek hint, never deferred, no deadline, cancel slot 0; the window's limits at the
- * engine's defaults unless given.
+ * render, no seek hint, never deferred, no deadline, cancel slot 0, the xxh64 computed by the
+ * read; the window's limits at the engine's defaults unless given.
  */
 export function textJob(file: string, limits: Partial<SliceLimits> = {}): TextJob {
   return {
@@ -18,5 +18,6 @@ export function textJob(file: string, limits: Partial<SliceLimits> = {}): TextJo
     deferAbove: Infinity,
     deadline: Number.MAX_SAFE_INTEGER,
     slot: 0,
+    hash: 'inline',
   };
 }

@@ -27,6 +27,7 @@ export function startPools(resolved: ResolvedOptions, sandbox: Sandbox, cancelSl
       maxFileBytes: resolved.maxFileBytes,
       maxBinaryBytes: resolved.maxBinaryBytes,
       maxLineChars: resolved.maxLineChars,
+      settleMs: resolved.settleMs,
       render: RENDER,
       cancel,
     },

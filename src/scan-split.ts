@@ -1,16 +1,19 @@
 import type { Task } from './text-thread.js';
-import { deferredForSplit, hashAnswerOf, splitScan, type HashAnswer, type PoolAnswers } from './wire.js';
+import { deferredForSplit, hashAnswerOf, sizedBatch, splitScan, type HashAnswer, type PoolAnswers } from './wire.js';
 
 /**
  * A whole scan of one large file run as two jobs on two idle threads (`splitScan` in wire.ts):
- * the read, which leaves the xxh64 out, and a hash-only job. The caller's task settles once, with
- * the read's answer and the hash filled in:
+ * the read, which leaves the xxh64 out, and a hash-only job. The caller's task settles once, when
+ * both have answered (so that the read's cancel slot, which both poll, is not released to another
+ * read while either runs):
  *
- * - a read that answered anything but text without its hash (a failure, a binary file, which
- *   hashes itself) settles at once, and the hash is not waited for;
- * - a hash of another version (the file changed between the two opens), or a hash job that
- *   failed or lost its thread, hands the task back (`again`) to run whole on one thread;
- * - a read that lost its thread fails the task, as an unsplit batch would.
+ * - with the read's answer and the hash filled in, when the hash is of the version the read saw;
+ * - with the read's answer as it came, when it needs no hash from the other: a failure, a binary
+ *   file (hashed whole by the read), or a version too recently changed to be trusted across two
+ *   threads, which the read hashes itself (see `TextJob.settleMs`);
+ * - run again whole on one thread (`again`) when the hash is of another version (the file was
+ *   written between the two opens), or its job failed or lost its thread;
+ * - failed, when the read lost its thread, as an unsplit batch would be.
  *
  * Returns the two tasks to send, or null when the task's batch is not a scan to split.
  */
@@ -23,7 +26,7 @@ export function splitTask(task: Task, again: (task: Task) => void): { readonly r
     batch: split.read,
     started: task.started,
     resolve: (answers) => join.read(answers),
-    reject: (error) => join.readFailed(error),
+    reject: (error) => join.read(error),
   };
   const hash: Task = {
     batch: split.hash,
@@ -37,61 +40,66 @@ export function splitTask(task: Task, again: (task: Task) => void): { readonly r
 
 /**
  * `task` sent flagged to be deferred should its file be large enough to split (see
- * `deferredForSplit`), or null when it is not a whole scan of a file the host did not stat.
+ * `deferredForSplit`): a file that is comes back as its size, and is handed to `again` sized, to
+ * be split where a second thread is idle then; any other answer settles `task`. The scheduler
+ * sees one batch, answered once, as it would unsplit. Null when `task` is not a whole scan of a
+ * file the host did not stat.
  */
-export function probeTask(task: Task): Task | null {
+export function probeTask(task: Task, again: (task: Task) => void): Task | null {
   if (task.unsplit === true) return null;
   const batch = deferredForSplit(task.batch);
-  return batch === null ? null : { ...task, batch };
+  if (batch === null) return null;
+  return {
+    batch,
+    started: task.started,
+    resolve: (answers) => {
+      const [first] = answers;
+      if (answers.length === 1 && first !== undefined && 'resend' in first) again({ ...task, batch: sizedBatch(task.batch, first.resend) });
+      else task.resolve(answers);
+    },
+    reject: (error) => task.reject(error),
+  };
 }
+
+/** What a half answered: undefined until it has. */
+type ReadHalf = PoolAnswers | Error | undefined;
 
 class ScanJoin {
   readonly #task: Task;
   readonly #again: (task: Task) => void;
-  /** The read's answers while they wait for the hash. */
-  #answers: PoolAnswers | null = null;
+  #read: ReadHalf = undefined;
   /** The hash job's answer: undefined until it comes, null when it failed. */
   #hash: HashAnswer | null | undefined = undefined;
-  #done = false;
 
   constructor(task: Task, again: (task: Task) => void) {
     this.#task = task;
     this.#again = again;
   }
 
-  read(answers: PoolAnswers): void {
-    const [first] = answers;
-    const waits = first !== undefined && 'ok' in first && first.ok && first.value.kind === 'text' && first.value.xxh64 === null;
-    if (!waits) return this.#settle(() => this.#task.resolve(answers));
-    this.#answers = answers;
+  read(answer: PoolAnswers | Error): void {
+    if (this.#read !== undefined) return;
+    this.#read = answer;
     if (this.#hash !== undefined) this.#join();
-  }
-
-  readFailed(error: Error): void {
-    this.#settle(() => this.#task.reject(error));
   }
 
   hashed(answer: HashAnswer | null): void {
     if (this.#hash !== undefined) return;
     this.#hash = answer;
-    if (this.#answers !== null) this.#join();
+    if (this.#read !== undefined) this.#join();
   }
 
   #join(): void {
-    const answers = this.#answers as PoolAnswers;
-    const [first] = answers;
+    const answers = this.#read;
     const hash = this.#hash;
-    if (first !== undefined && 'ok' in first && first.ok && hash != null && first.value.version === hash.version) {
+    if (answers instanceof Error) return this.#task.reject(answers);
+    if (answers === undefined) return;
+    const [first] = answers;
+    const waits = first !== undefined && 'ok' in first && first.ok && first.value.kind === 'text' && first.value.xxh64 === null;
+    if (!waits) return this.#task.resolve(answers);
+    if (hash != null && first.value.version === hash.version) {
       answers[0] = { ok: true, value: { ...first.value, xxh64: hash.xxh64 } };
-      return this.#settle(() => this.#task.resolve(answers));
+      return this.#task.resolve(answers);
     }
-    this.#settle(() => this.#again({ ...this.#task, unsplit: true }));
-  }
-
-  #settle(then: () => void): void {
-    if (this.#done) return;
-    this.#done = true;
-    this.#answers = null;
-    then();
+    this.#again({ ...this.#task, unsplit: true });
   }
 }

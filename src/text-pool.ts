@@ -141,7 +141,7 @@ class TextThreads implements TextPool, ThreadEvents {
   }
 
   get readyThreads(): number {
-    return this.#live.reduce((n, thread) => n + (thread.ready && !thread.stopping ? 1 : 0), 0);
+    return this.#live.reduce((n, thread) => n + (thread.ready && !thread.stopping && !thread.gone ? 1 : 0), 0);
   }
 
   get hostReads(): number {
@@ -208,7 +208,7 @@ class TextThreads implements TextPool, ThreadEvents {
     for (let depth = 0; depth < TASKS_PER_WORKER && this.#queue.length > 0; depth++) {
       for (const thread of this.#live) {
         if (this.#queue.length === 0) break;
-        if (!thread.ready || thread.stopping || thread.tasks.length !== depth) continue;
+        if (!thread.ready || thread.stopping || thread.gone || thread.tasks.length !== depth) continue;
         const task = this.#queue.shift() as Task;
         if (depth === 0 && this.#queue.length === 0 && this.#split(task, thread)) continue;
         if (thread.send(task) && depth === 0) task.started?.();
@@ -233,22 +233,26 @@ class TextThreads implements TextPool, ThreadEvents {
    * sent nothing.
    */
   #split(task: Task, thread: TextThread): boolean {
-    const helper = this.#live.find((other) => other !== thread && other.ready && !other.stopping && other.tasks.length === 0);
+    const helper = this.#live.find((other) => other !== thread && other.ready && !other.stopping && !other.gone && other.tasks.length === 0);
     if (helper === undefined) return false;
-    const split = splitTask(task, (whole) => this.#runAgain(whole));
+    const again = (next: Task) => this.#runAgain(next);
+    const split = splitTask(task, again);
     if (split !== null) {
       this.#splitScans++;
       if (thread.send(split.read)) split.read.started?.();
       helper.send(split.hash);
       return true;
     }
-    const probe = probeTask(task);
+    const probe = probeTask(task, again);
     if (probe === null) return false;
     if (thread.send(probe)) probe.started?.();
     return true;
   }
 
-  /** A split scan whose halves did not agree runs again whole, ahead of the batches waiting. */
+  /**
+   * A split scan whose halves did not agree, or a probed one that came back sized, goes again,
+   * ahead of the batches waiting.
+   */
   #runAgain(task: Task): void {
     if (this.#destroyed) return task.reject(new Error('the text pool is stopped'));
     this.#queue.unshift(task);

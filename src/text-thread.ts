@@ -60,6 +60,12 @@ export class TextThread {
   retiring = false;
   /** Being stopped on purpose: its exit is not a failure. */
   stopping = false;
+  /**
+   * It failed or exited: it takes nothing more. Set before the batches it held are failed, since
+   * failing one can send a batch again at once (a split scan's, see `splitTask`), and the pool
+   * must not hand it back here.
+   */
+  gone = false;
   /** The batches sent to it, in order: the first runs, the rest wait in its port (`TASKS_PER_WORKER`). */
   readonly tasks: Task[] = [];
   /** What failed it, from its `error` event, for the batches it held and its exit. */
@@ -128,11 +134,13 @@ export class TextThread {
 
   /** An error the thread did not catch (its heap limit among them); its exit follows. */
   #error(error: Error): void {
+    this.gone = true;
     this.#failure ??= error;
     for (const task of this.tasks.splice(0)) task.reject(error);
   }
 
   #exit(code: number, events: ThreadEvents): void {
+    this.gone = true;
     this.#settle();
     const failure = this.#failure ?? new Error(`the text worker exited with code ${code}`);
     for (const task of this.tasks.splice(0)) task.reject(failure);

@@ -26,6 +26,11 @@ export interface SandboxConfig {
 /** Engine-wide settings each text worker receives once, as `workerData`. */
 export interface WorkerConfig extends SandboxConfig, ThreadPriority {
   readonly maxLineChars: number;
+  /**
+   * The engine's `settleMs`: a version changed less than this before a read opened it is not
+   * trusted to stand for its bytes across two threads (see `TextJob.settleMs`).
+   */
+  readonly settleMs: number;
   /** The native dialect's render spec: the one a job uses unless its batch carries another. */
   readonly render: RenderSpec;
   /**
@@ -123,6 +128,13 @@ export interface TextJob {
    * nothing but hash it, and answers a `HashAnswer` (see `splitScan`).
    */
   readonly hash: 'inline' | 'elsewhere' | 'only';
+  /**
+   * A read told to leave its hash `elsewhere` computes it after all when the file changed less
+   * than this many milliseconds before the read opened it: two writes within one timestamp tick
+   * can leave the same version over other bytes, so the hash-only job's answer for that version
+   * could be of other bytes. A version quiet that long moves with any later write.
+   */
+  readonly settleMs: number;
 }
 
 /** What a text pool thread posts once its batch handler has loaded (see `workers/text-host.ts`). */
@@ -174,13 +186,21 @@ export function splitScan(batch: JobBatch): { readonly read: JobBatch; readonly 
 
 /**
  * A whole scan of one file the host did not stat, flagged to be deferred if the file turns out
- * `SPLIT_SCAN_BYTES` or larger: the worker answers its size instead (`Resend`), and the scan comes
- * back sized, for `splitScan`. Null for any other batch.
+ * `SPLIT_SCAN_BYTES` or larger: the worker answers its size instead (`Resend`), and the pool sends
+ * it again sized (`sizedBatch`), for `splitScan`. Null for any other batch.
  */
 export function deferredForSplit(batch: JobBatch): JobBatch | null {
   const flags = batch.params[4] ?? 0;
   if (!wholeScan(batch) || (batch.params[9] ?? -1) >= 0 || (flags & FLAG_DEFER) !== 0) return null;
   return flagged(batch, FLAG_DEFER);
+}
+
+/** A one-job batch deferred by `deferredForSplit`, sized: no longer deferred. */
+export function sizedBatch(batch: JobBatch, size: number): JobBatch {
+  const params = Float64Array.from(batch.params);
+  params[4] = (params[4] ?? 0) & ~FLAG_DEFER;
+  params[9] = size;
+  return batch.renders === undefined ? { paths: batch.paths, params } : { paths: batch.paths, params, renders: batch.renders };
 }
 
 /**
@@ -262,6 +282,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     hint: batch.hints?.[i] ?? null,
     deferAbove: (flags & FLAG_DEFER) !== 0 ? SOLO_READ_BYTES : Infinity,
     hash: (flags & FLAG_HASH_ONLY) !== 0 ? 'only' : (flags & FLAG_HASH_ELSEWHERE) !== 0 ? 'elsewhere' : 'inline',
+    settleMs: config.settleMs,
   };
 }
 

@@ -55,6 +55,7 @@ function harness(
     maxFileBytes: 1,
     maxBinaryBytes: 1,
     maxLineChars: 1,
+    settleMs: 0,
     render: { format: { numbered: false }, cutMarker: '' },
     cancel,
   };

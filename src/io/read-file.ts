@@ -141,7 +141,8 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
   const sha = job.sha256 ? createSha256() : null;
   // Most files fit one chunk: hash them in one call instead of a streaming state.
   const whole = read === size && read < CHUNK_BYTES;
-  const hashed = job.hash === 'inline';
+  // A split's read leaves the hash to the other thread only for a version that had settled.
+  const hashed = job.hash === 'inline' || opened.stat.ctimeMs > Date.now() - job.settleMs;
   const xxh = whole || !hashed ? null : xxhash.create64();
   let xxh64 = whole && hashed ? xxhash.h64Raw(scratch.subarray(0, read)) : 0n;
   let position = 0;

@@ -19,5 +19,6 @@ export function textJob(file: string, limits: Partial<SliceLimits> = {}): TextJo
     deadline: Number.MAX_SAFE_INTEGER,
     slot: 0,
     hash: 'inline',
+    settleMs: 0,
   };
 }

@@ -40,34 +40,38 @@ beforeAll(async () => {
 afterAll(() => removeTempDir(root));
 
 describe('a whole scan of a large file', () => {
-  it('is split over two threads when both are idle, and answers what one thread answers', async () => {
+  it('is split over two threads while a third is idle, and answers what one thread answers', async () => {
     const engines: Engine[] = [];
     try {
+      const three = await createEngine({ root, threads: 3, settleMs: 0 });
       const two = await createEngine({ root, threads: 2, settleMs: 0 });
       const one = await createEngine({ root, threads: 1, settleMs: 0 });
-      engines.push(two, one);
+      engines.push(three, two, one);
       await one.ready();
-      await vi.waitFor(() => expect(two.stats().text.ready).toBe(2), { timeout: 10_000 });
+      await vi.waitFor(() => expect([three.stats().text.ready, two.stats().text.ready]).toEqual([3, 2]), { timeout: 10_000 });
 
       // A first read: the host has not statted the file, so the scan comes back sized first.
       const request = { path: 'big.log', offset: 40_000, limit: 50 };
-      const split = await two.read(request);
+      const split = await three.read(request);
       const whole = await one.read(request);
-      expect(two.stats().text.splitScans).toBe(1);
+      expect(three.stats().text.splitScans).toBe(1);
       expect(one.stats().text.splitScans).toBe(0);
+      // Two threads are never both taken by a split: a read arriving meanwhile finds one idle.
+      expect(await two.read(request)).toEqual(whole);
+      expect(two.stats().text.splitScans).toBe(0);
       expect(split).toEqual(whole);
       expect(split).toMatchObject({ kind: 'text', startLine: 40_000, endLine: 40_049, totalLines: LINES, xxh64: xxh64Of('big.log') });
 
       // The page after is a seek on the line index the scan left (read ahead as the first page was
       // answered): nothing is scanned whole, nothing split.
-      expect(await two.read({ path: 'big.log', offset: 40_050, limit: 50 })).toMatchObject({ startLine: 40_050, xxh64: split.xxh64 });
-      expect(two.stats().cache.readAhead.pages).toBeGreaterThan(0);
+      expect(await three.read({ path: 'big.log', offset: 40_050, limit: 50 })).toMatchObject({ startLine: 40_050, xxh64: split.xxh64 });
+      expect(three.stats().cache.readAhead.pages).toBeGreaterThan(0);
       // Nor is a tail read (it reads back from the end), or a scan that computes a SHA-256 too.
-      const tail = await two.read({ path: 'other.log', offset: -3 });
+      const tail = await three.read({ path: 'other.log', offset: -3 });
       expect(tail).toMatchObject({ kind: 'text', content: `-3\t${logLine(2)}\n-2\t${logLine(1)}\n-1\t${logLine(0)}` });
-      const sha = await two.read({ path: 'other.log', limit: 1, hash: 'sha256' });
+      const sha = await three.read({ path: 'other.log', limit: 1, hash: 'sha256' });
       expect(sha).toMatchObject({ kind: 'text', totalLines: LINES, xxh64: xxh64Of('other.log') });
-      expect(two.stats().text.splitScans).toBe(1);
+      expect(three.stats().text.splitScans).toBe(1);
     } finally {
       await Promise.all(engines.map((engine) => engine.close()));
     }
@@ -78,9 +82,9 @@ describe('a split scan on a real engine', () => {
   it('never changes what a first read answers: not refused for its size when another read is queued, not closed while it runs', async () => {
     // Before the read comes back sized to be split, the scheduler has counted it as unsized
     // (no bytes): the size never reaches its admission, whose bound here is under two files.
-    const queued = await createEngine({ root, threads: 2, settleMs: 0, maxQueuedBytes: 16 * 1024 * 1024 });
+    const queued = await createEngine({ root, threads: 3, settleMs: 0, maxQueuedBytes: 16 * 1024 * 1024 });
     try {
-      await vi.waitFor(() => expect(queued.stats().text.ready).toBe(2), { timeout: 10_000 });
+      await vi.waitFor(() => expect(queued.stats().text.ready).toBe(3), { timeout: 10_000 });
       const first = queued.read({ path: 'big.log', limit: 2 });
       await new Promise((resolve) => setTimeout(resolve, 3));
       const second = queued.read({ path: 'other.log', limit: 2 });
@@ -90,8 +94,8 @@ describe('a split scan on a real engine', () => {
       await queued.close();
     }
     // An engine closed while a first read runs lets it finish, as it did before there were splits.
-    const closing = await createEngine({ root, threads: 2, settleMs: 0 });
-    await vi.waitFor(() => expect(closing.stats().text.ready).toBe(2), { timeout: 10_000 });
+    const closing = await createEngine({ root, threads: 3, settleMs: 0 });
+    await vi.waitFor(() => expect(closing.stats().text.ready).toBe(3), { timeout: 10_000 });
     const read = closing.read({ path: 'big.log', limit: 2 });
     await new Promise((resolve) => setTimeout(resolve, 2));
     await closing.close();
@@ -102,11 +106,11 @@ describe('a split scan on a real engine', () => {
     const engines: Engine[] = [];
     try {
       // The files were written moments ago: with a minute to settle, no version here has.
-      const wary = await createEngine({ root, threads: 2, settleMs: 60_000 });
+      const wary = await createEngine({ root, threads: 3, settleMs: 60_000 });
       const one = await createEngine({ root, threads: 1, settleMs: 60_000 });
       engines.push(wary, one);
       await one.ready();
-      await vi.waitFor(() => expect(wary.stats().text.ready).toBe(2), { timeout: 10_000 });
+      await vi.waitFor(() => expect(wary.stats().text.ready).toBe(3), { timeout: 10_000 });
       const request = { path: 'other.log', offset: 70_000, limit: 5 };
       const split = await wary.read(request);
       expect(wary.stats().text.splitScans).toBe(1);
@@ -121,9 +125,9 @@ describe('a split scan on a real engine', () => {
 describe('a split scan in the text pool', () => {
   it("answers on a live thread when its hash thread exits while the read's thread is busy", async () => {
     substituteWorkerEntry('text-worker', fileURLToPath(new URL('./support/split-halves.mjs', import.meta.url)));
-    const pool = createTextPool({} as WorkerConfig, { threads: 2, nice: 0, heapMb: null });
+    const pool = createTextPool({} as WorkerConfig, { threads: 3, nice: 0, heapMb: null });
     try {
-      await vi.waitFor(() => expect(pool.readyThreads).toBe(2), { timeout: 10_000 });
+      await vi.waitFor(() => expect(pool.readyThreads).toBe(3), { timeout: 10_000 });
       const job = (file: string): JobSpec => ({
         path: file, offset: 1, limit: 10, column: 0, maxBytes: 1000, maxTokens: 1000, allowBinary: false, sha256: false,
         deadline: Date.now() + 60_000, render: null, hint: null,
@@ -133,8 +137,8 @@ describe('a split scan in the text pool', () => {
       // The read half has answered; its thread takes a long batch before the hash thread exits.
       await new Promise((resolve) => setTimeout(resolve, 50));
       const busy = pool.run(encodeBatch([{ spec: job('/r/busy.log'), slot: 1, defer: false, size: 100 }]));
-      // Run again whole, on the busy thread once it is free or on the dead one's replacement,
-      // never on the thread that exited.
+      // Run again whole, on the idle third thread (or the busy one once free, or the dead one's
+      // replacement), never on the thread that exited, which is listed before the third.
       const [answer] = await split;
       expect(answer).toMatchObject({ ok: true, value: { xxh64: '00000000000000aa' } });
       expect(answer !== undefined && 'ok' in answer && answer.ok && answer.value.kind === 'text' && answer.value.content).toMatch(/^whole on \d+$/);

@@ -197,10 +197,7 @@ export function deferredForSplit(batch: JobBatch): JobBatch | null {
 
 /** A one-job batch deferred by `deferredForSplit`, sized: no longer deferred. */
 export function sizedBatch(batch: JobBatch, size: number): JobBatch {
-  const params = Float64Array.from(batch.params);
-  params[4] = (params[4] ?? 0) & ~FLAG_DEFER;
-  params[9] = size;
-  return batch.renders === undefined ? { paths: batch.paths, params } : { paths: batch.paths, params, renders: batch.renders };
+  return withJob(batch, (flags) => flags & ~FLAG_DEFER, size);
 }
 
 /**
@@ -216,8 +213,14 @@ function wholeScan(batch: JobBatch): boolean {
 
 /** `batch` with `flag` set on its (one) job. */
 function flagged(batch: JobBatch, flag: number): JobBatch {
+  return withJob(batch, (flags) => flags | flag, batch.params[9] ?? -1);
+}
+
+/** A copy of a one-job `batch` with its job's flags passed through `flags` and its size set. */
+function withJob(batch: JobBatch, flags: (was: number) => number, size: number): JobBatch {
   const params = Float64Array.from(batch.params);
-  params[4] = (params[4] ?? 0) | flag;
+  params[4] = flags(params[4] ?? 0);
+  params[9] = size;
   return batch.renders === undefined ? { paths: batch.paths, params } : { paths: batch.paths, params, renders: batch.renders };
 }
 

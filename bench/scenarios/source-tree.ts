@@ -29,7 +29,7 @@ interface Task {
   /** Stated, not detected: a plain arrow returning a promise would be timed as synchronous. */
   readonly async: boolean;
   readonly run: () => Promise<unknown> | void;
-  /** Main-thread CPU per read, for the engine's tasks, over the passes without the loop probe. */
+  /** Main-thread CPU per read, for the engine's tasks and the bare reference, over the passes without the loop probe. */
   readonly meter?: HostCpuMeter;
   /** The same over the passes with the loop probe on, whose 1 ms timer the host thread runs. */
   readonly probedMeter?: HostCpuMeter;
@@ -45,6 +45,11 @@ interface ThreadSet {
   readonly hitMeter: HostCpuMeter;
   readonly probedMissMeter: HostCpuMeter;
   readonly probedHitMeter: HostCpuMeter;
+  /**
+   * The bare-worker reference's host CPU a file: what the host thread pays on this machine just
+   * to receive rendered text from plain workers, which the engine's figures sit beside.
+   */
+  readonly bareMeter: HostCpuMeter;
   errors: number;
 }
 
@@ -84,6 +89,7 @@ export async function sourceTree(
       hitMeter: new HostCpuMeter(),
       probedMissMeter: new HostCpuMeter(),
       probedHitMeter: new HostCpuMeter(),
+      bareMeter: new HostCpuMeter(),
       errors: 0,
     });
   }
@@ -122,7 +128,13 @@ export async function sourceTree(
     ...sets.flatMap((set) => [
       engineTask(engineName(set.threads), set, set.misses, set.missMeter, set.probedMissMeter),
       engineTask(hitsName(set.threads), set, set.hits, set.hitMeter, set.probedHitMeter),
-      { name: bareName(set.threads), async: true, run: () => set.bare.readAll(absolute) },
+      {
+        name: bareName(set.threads),
+        async: true,
+        meter: set.bareMeter,
+        // Metered on the same passes as the engine's (no loop probe), so the figures compare.
+        run: () => (phase === 'meter' ? set.bareMeter.measure(files.length, () => set.bare.readAll(absolute)) : set.bare.readAll(absolute)),
+      },
     ]),
   ];
   const probe = new LoopDelayProbe();
@@ -185,7 +197,11 @@ export async function sourceTree(
         loopDelayMaxMs: Math.max(...loop.map((delay) => delay.max)),
         ...(task.meter === undefined
           ? {}
-          : { hostUsPerRead: task.meter.usPerRead, hostUsPerReadProbed: task.probedMeter?.usPerRead ?? NaN, hostFaultsPerRead: task.meter.faultsPerRead }),
+          : {
+              hostUsPerRead: task.meter.usPerRead,
+              ...(task.probedMeter === undefined ? {} : { hostUsPerReadProbed: task.probedMeter.usPerRead }),
+              hostFaultsPerRead: task.meter.faultsPerRead,
+            }),
       },
     });
   }
@@ -208,6 +224,7 @@ export async function sourceTree(
         hostUsPerHit: set.hitMeter.usPerRead,
         hostUsPerMissProbed: set.probedMissMeter.usPerRead,
         hostUsPerHitProbed: set.probedHitMeter.usPerRead,
+        bareHostUsPerFile: set.bareMeter.usPerRead,
         ceilingReadsPerSecond: 1e6 / set.missMeter.usPerRead,
         meanBatchSize: batchSizes.get(set.threads) ?? 0,
         errors: set.errors,

@@ -133,7 +133,10 @@ export async function sourceTree(
         async: true,
         meter: set.bareMeter,
         // Metered on the same passes as the engine's (no loop probe), so the figures compare.
-        run: () => (phase === 'meter' ? set.bareMeter.measure(files.length, () => set.bare.readAll(absolute)) : set.bare.readAll(absolute)),
+        run: () => {
+          const pass = () => set.bare.readAll(absolute);
+          return phase === 'meter' ? set.bareMeter.measure(files.length, pass) : pass();
+        },
       },
     ]),
   ];

@@ -14,8 +14,9 @@ export interface EngineOptions {
    */
   cores?: number;
   /**
-   * Worker threads in the text pool. Default: `defaultThreads(cores)`, one a core up to 7 cores
-   * and one core in eight left to the host thread beyond (14 on 16 cores): see `defaultThreads`.
+   * Worker threads in the text pool. Default: `defaultThreads(cores)`, one a core up to 7 cores,
+   * one core in eight left to the host thread beyond (14 on 16 cores), and never more than 14:
+   * see `defaultThreads`.
    */
   threads?: number;
   /**
@@ -172,18 +173,32 @@ export const MAX_SESSION_COUNT = 1_000_000;
 export const MIN_WORKER_HEAP_MB = 16;
 
 /**
+ * The most threads the default gives, however many cores: the count measured best on 16 cores.
+ * Past the point where the host thread is the ceiling, a thread more reads nothing more, costs
+ * its memory (about 10 MiB) and its start, and makes the tasks smaller: the scheduler shares the
+ * reads waiting among the workers free to take them, and each task costs the host thread about
+ * as much as several reads. Measured on 2 cores told of 64 (source tree, result cache off,
+ * concurrency 256, two runs each): 8, 14, 28 and 56 threads took tasks of 27.2, 17.6, 9.4 and
+ * 5.4 reads on average, at 9.5 to 9.9, 12.6 to 15.0, 15.5 to 16.0 and 19.8 to 20.2 µs of host
+ * CPU a miss. A default of 56 threads on 64 cores would set a lower ceiling than 14 does. Give
+ * `threads` to go past it (large files, which cost the host little a byte, may gain).
+ */
+export const MAX_DEFAULT_THREADS = 14;
+
+/**
  * The text pool's threads when `threads` is not given: one a core on a small machine, and on 8
  * cores or more one core in eight left free for the host thread, which every read passes through
- * and which is the ceiling there (see README, "On 16 cores"), and for V8's helper threads. On a
- * 16-core machine at concurrency 256 (source tree, result cache off) the rate holds from 8
- * threads on, the host thread being the ceiling: 8 to 14 threads read 77 000 to 91 000 files a
- * second and 16 threads 77 000 to 80 000 in three runs; 14 and 16 threads alternating, six pairs,
- * 74 500 to 82 000 against 69 800 to 83 900 (14 ahead in four). Two workers fewer hold about 20 MiB less (a swarm's peak RSS 254 MiB against
- * 274) and leave the host thread a core of its own. On 2 cores, two threads read the most
- * (workers yield to the host: `workerNice`).
+ * and which is the ceiling there (see README, "On 16 cores"), and for V8's helper threads, up to
+ * `MAX_DEFAULT_THREADS`. On a 16-core machine at concurrency 256 (source tree, result cache off)
+ * the rate holds from 8 threads on, the host thread being the ceiling: 8 to 14 threads read
+ * 77 000 to 91 000 files a second and 16 threads 77 000 to 80 000 in three runs; 14 and 16
+ * threads alternating, six pairs, 74 500 to 82 000 against 69 800 to 83 900 (14 ahead in four).
+ * Two workers fewer hold about 20 MiB less (a swarm's peak RSS 254 MiB against 274) and leave the
+ * host thread a core of its own. On 2 cores, two threads read the most (workers yield to the
+ * host: `workerNice`).
  */
 export function defaultThreads(cores: number): number {
-  return cores < 8 ? cores : cores - Math.ceil(cores / 8);
+  return cores < 8 ? cores : Math.min(MAX_DEFAULT_THREADS, cores - Math.ceil(cores / 8));
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {

@@ -88,6 +88,20 @@ describe('readpool read-many', () => {
   });
 });
 
+describe('readpool serve arguments', () => {
+  it('refuses --threads that is not a whole number of 1 or more, before serving anything', () => {
+    for (const [value, message] of [
+      ['0', '--threads must be 1 or more (received 0)'],
+      ['two', '--threads must be a whole number (received "two")'],
+    ] as const) {
+      const { status, stdout, stderr } = run(['serve', '--threads', value]);
+      expect(status).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain(message);
+    }
+  });
+});
+
 describe('readpool tools and help', () => {
   it('prints the tool definitions of a dialect as JSON', () => {
     const { status, stdout } = run(['tools', '--dialect', 'readpool']);

@@ -133,6 +133,18 @@ describe('readpool serve over streamable HTTP', () => {
     expect(await exit).toBe(0);
   });
 
+  it('runs as many text threads as --threads asks, and says so where it gives its URL', async () => {
+    const { child, url, exit, stderr } = await startHttp(ws.root, {}, ['--threads', '3']);
+    expect(stderr()).toMatch(/serving MCP over HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp \(3 text threads\)/);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
+    expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
+    await client.close();
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
   it('narrows the served roots to the client roots, never widens them', async () => {
     const { child, url, exit } = await startHttp(ws.root);
     const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });

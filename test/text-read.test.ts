@@ -293,18 +293,21 @@ describe('engine surface', () => {
     expect(after.closed).toBe(false);
   });
 
-  it('defaults threads to one a core below 8 cores, and leaves one core in eight to the host thread from 8 on', async () => {
+  it('defaults threads to one a core below 8 cores, leaves one core in eight to the host thread from 8 on, and stops at 14', async () => {
     const counts: number[] = [];
-    for (const cores of [1, 2, 7, 8, 16, 64]) {
-      // No thread starts before a read needs one, so a 56-thread pool costs nothing here.
+    for (const cores of [1, 2, 7, 8, 9, 15, 16, 17, 24, 64, 256]) {
+      // No thread starts before a read needs one, so a large pool costs nothing here.
       const engine = await createEngine({ root, cores, startThreads: 'when-needed' });
       counts.push(engine.stats().threads);
       await engine.close();
     }
-    expect(counts).toEqual([1, 2, 7, 7, 14, 56]);
-    const given = await createEngine({ root, cores: 16, threads: 16, startThreads: 'when-needed' });
-    expect(given.stats().threads).toBe(16);
-    await given.close();
+    expect(counts).toEqual([1, 2, 7, 7, 7, 13, 14, 14, 14, 14, 14]);
+    // A count given is taken as given, past the default's cap too.
+    for (const [cores, threads] of [[16, 16], [64, 56]] as const) {
+      const given = await createEngine({ root, cores, threads, startThreads: 'when-needed' });
+      expect(given.stats().threads).toBe(threads);
+      await given.close();
+    }
   });
 
   it('rejects threads: 0 with a TypeError that names options.threads', async () => {

@@ -1,13 +1,13 @@
 /**
- * `readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR]`: the MCP server.
- * stdio by default; streamable HTTP with `--http`, on 127.0.0.1 unless `--host` says otherwise,
- * with a bearer token when `READPOOL_TOKEN` is set.
+ * `readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR] [--threads N]`:
+ * the MCP server. stdio by default; streamable HTTP with `--http`, on 127.0.0.1 unless `--host`
+ * says otherwise, with a bearer token when `READPOOL_TOKEN` is set.
  */
 import { parseArgs } from 'node:util';
 import { createEngine } from '../engine.js';
 import { serve, shutdownOnExit } from '../mcp/serve.js';
 import { createTools, DIALECT_NAMES, isDialectName } from '../tools.js';
-import { errorText, type UsageError } from './args.js';
+import { errorText, wholeNumber, type UsageError } from './args.js';
 
 export { SERVE_USAGE } from './serve-usage.js';
 
@@ -22,6 +22,7 @@ export async function runServe(argv: readonly string[], usageError: UsageError):
         dialect: { type: 'string', default: 'readpool' },
         http: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
+        threads: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -35,9 +36,11 @@ export async function runServe(argv: readonly string[], usageError: UsageError):
     if (!/^\d+$/.test(values.http) || port > 65535) usageError(`--http must be a port number (received ${JSON.stringify(values.http)})`);
     http = { port, host: values.host, token: process.env.READPOOL_TOKEN || null };
   }
+  const threads = wholeNumber('threads', values.threads, usageError);
+  if (threads !== undefined && threads < 1) usageError(`--threads must be 1 or more (received ${threads})`);
   let engine;
   try {
-    engine = await createEngine({ roots: values.root ?? [process.cwd()] });
+    engine = await createEngine({ roots: values.root ?? [process.cwd()], ...(threads === undefined ? {} : { threads }) });
   } catch (error) {
     usageError(errorText(error));
   }

@@ -7,5 +7,8 @@ export const SERVE_USAGE = `serve: an MCP server over stdio (or streamable HTTP 
   --dialect NAME  which tools to serve: ${DIALECT_NAMES.join(', ')} (default readpool)
   --http PORT     serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
   --host ADDR     address to bind with --http (default 127.0.0.1)
+  --threads N     worker threads that read text (default: one a core, one core in eight left
+                  to the server's own thread from 8 cores on, at most 14); each holds about
+                  10 MiB, so a server for one agent can do with fewer
 
   READPOOL_TOKEN  when set, HTTP requests must send Authorization: Bearer <token>`;

@@ -2,10 +2,11 @@
  * `npm run bench`: runs the scenarios, prints each with its ratios against the baselines
  * measured in the same run, and writes the figures to bench/results/latest.json.
  *
- *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--out NAME] [--quick]
+ *   node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--cores N] [--out NAME] [--quick]
  *
  * `--threads 1,2,4,8,15` sweeps the source-tree scenario's engine and bare-worker reference over
- * those thread counts (default: the engine's default, one a core below 8 cores). `--out` names the JSON file (default latest.json).
+ * those thread counts (default: the engine's default for the cores). `--cores 64` tells its engines the machine has 64
+ * cores, to see what the scheduler does there. `--out` names the JSON file (default latest.json).
  * Then, unless --only names engine scenarios, readpool beside the real peer tools
  * (bench/versus), which writes latest.json again with everything and latest.md. --quick runs
  * only that comparison, with fewer files and passes.
@@ -31,7 +32,7 @@ import { runVersus } from './versus/run.js';
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
-  'source-tree': (rounds) => sourceTree(projectRoot, rounds, threads, concurrency),
+  'source-tree': (rounds) => sourceTree(projectRoot, rounds, threads, concurrency, cores),
   'start-up': () => startUp(projectRoot),
   'slicer-micro': () => slicerMicro(projectRoot),
   'large-file': () => largeFile(projectRoot),
@@ -44,11 +45,12 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   mcp: (rounds) => mcp(projectRoot, rounds),
 };
 
-const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--out NAME] [--quick]
+const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--cores N] [--out NAME] [--quick]
   --only         scenarios to run: ${Object.keys(SCENARIOS).join(', ')} (default: all, then the peers)
   --rounds       interleaved rounds a scenario runs (default 6)
-  --threads      thread counts for the source-tree scenario, like 1,2,4,8,15 (default: the engine's default, one a core below 8 cores)
+  --threads      thread counts for the source-tree scenario, like 1,2,4,8,15 (default: the engine's default for the cores)
   --concurrency  reads in flight in the source-tree scenario (default ${DEFAULT_CONCURRENCY}; a many-core sweep wants 256)
+  --cores        the cores the source-tree scenario's engines are told of (default: what Node sees)
   --out          the JSON file in bench/results (default latest.json)
   --quick        only readpool beside the peers, with fewer files and passes
 `;
@@ -61,6 +63,7 @@ function parseOptions() {
         rounds: { type: 'string', default: '6' },
         threads: { type: 'string' },
         concurrency: { type: 'string', default: String(DEFAULT_CONCURRENCY) },
+        cores: { type: 'string' },
         out: { type: 'string', default: 'latest.json' },
         quick: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -80,6 +83,8 @@ const threads = values.threads?.split(',').map(Number);
 if (threads?.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--threads takes whole numbers, like 1,2,4 (received ${values.threads})`);
 const concurrency = Number(values.concurrency);
 if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency takes a whole number, like 256 (received ${values.concurrency})`);
+const cores = values.cores === undefined ? undefined : Number(values.cores);
+if (cores !== undefined && (!Number.isInteger(cores) || cores < 1)) throw new Error(`--cores takes a whole number, like 64 (received ${values.cores})`);
 const names = values.only !== undefined ? values.only.split(',') : values.quick ? [] : Object.keys(SCENARIOS);
 const rounds = Number(values.rounds);
 

@@ -10,7 +10,7 @@ const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--column N] [
                      [--max-tokens N] [--max-bytes N] [--json] [--sha256] [--allow-binary] [--out FILE]
        readpool read [PATH] --dialect NAME [--tool NAME] [--input JSON] [--json] [--out FILE]
        readpool read-many PATTERN... [--root DIR] [--limit N] [--max-files N] [--json]
-       readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR] [--threads N]
+       readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR] [--threads N] [--cores N]
        readpool tools [--dialect NAME]
 
 read: one file, numbered, with a notice saying how to read on.
@@ -45,8 +45,21 @@ function usageError(message: string): never {
   process.exit(2);
 }
 
+/** `--help` or `-h` among a command's arguments (before a `--` that ends the options). */
+function asksForHelp(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+  }
+  return false;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && asksForHelp(rest)) {
+    print(`${USAGE}\n`);
+    return 0;
+  }
   switch (command) {
     // Each command loads only what it needs: a read starts in a fraction of the time the MCP
     // server's modules and every dialect's schemas would take to load.

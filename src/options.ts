@@ -167,21 +167,25 @@ export const MAX_LINE_CHARS = 1_000_000;
 export const MAX_CACHE_BYTES = 16 * 1024 ** 3;
 /** More cores than any machine a host runs on has. */
 export const MAX_CORES = 4096;
+/** More worker threads than any host needs: each holds about 10 MiB and takes about 50 ms of CPU to start. */
+export const MAX_THREADS = 1024;
 /** Session counts beyond this would hold more marks than any host needs. */
 export const MAX_SESSION_COUNT = 1_000_000;
 /** A worker needs this much heap just to start. */
 export const MIN_WORKER_HEAP_MB = 16;
 
 /**
- * The most threads the default gives, however many cores: the count measured best on 16 cores.
- * Past the point where the host thread is the ceiling, a thread more reads nothing more, costs
- * its memory (about 10 MiB) and its start, and makes the tasks smaller: the scheduler shares the
+ * The most threads the default gives, however many cores: the default measured on 16 cores (no
+ * worse there than 16 threads; 8 to 16 threads read alike within that machine's noise). Past
+ * the point where the host thread is the ceiling, a thread more reads nothing more, costs its
+ * memory (about 10 MiB) and its start, and makes the tasks smaller: the scheduler shares the
  * reads waiting among the workers free to take them, and each task costs the host thread about
  * as much as several reads. Measured on 2 cores told of 64 (source tree, result cache off,
- * concurrency 256, two runs each): 8, 14, 28 and 56 threads took tasks of 27.2, 17.6, 9.4 and
- * 5.4 reads on average, at 9.5 to 9.9, 12.6 to 15.0, 15.5 to 16.0 and 19.8 to 20.2 µs of host
- * CPU a miss. A default of 56 threads on 64 cores would set a lower ceiling than 14 does. Give
- * `threads` to go past it (large files, which cost the host little a byte, may gain).
+ * concurrency 256, two runs each; `--cores 64 --threads 8,14,28,56` in the bench): 8, 14, 28
+ * and 56 threads took tasks of 27.2, 17.6, 9.4 and 5.4 reads on average, at 9.5 to 9.9, 12.6 to
+ * 15.0, 15.5 to 16.0 and 19.8 to 20.2 µs of host CPU a miss. At that concurrency, 56 threads on
+ * 64 cores would likely set a lower ceiling than 14. Give `threads` to go past it (large files,
+ * which cost the host little a byte, may gain).
  */
 export const MAX_DEFAULT_THREADS = 14;
 
@@ -275,7 +279,7 @@ export function resolveOptions(options: EngineOptions): ResolvedOptions {
   return Object.freeze({
     roots: Object.freeze(rootList),
     cores,
-    threads: positiveInteger('threads', options.threads, defaultThreads(cores)),
+    threads: positiveInteger('threads', options.threads, defaultThreads(cores), 1, MAX_THREADS),
     startThreads: threadStart(options.startThreads),
     workerNice: niceIncrement(options.workerNice),
     workerHeapMb: workerHeap(options.workerHeapMb),

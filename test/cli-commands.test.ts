@@ -89,15 +89,26 @@ describe('readpool read-many', () => {
 });
 
 describe('readpool serve arguments', () => {
-  it('refuses --threads that is not a whole number of 1 or more, before serving anything', () => {
-    for (const [value, message] of [
-      ['0', '--threads must be 1 or more (received 0)'],
-      ['two', '--threads must be a whole number (received "two")'],
+  it('refuses a --threads or --cores out of bounds or not a whole number, before serving anything', () => {
+    for (const [args, message] of [
+      [['--threads', '0'], '--threads must be from 1 to 1024 (received 0)'],
+      [['--threads', '5000'], '--threads must be from 1 to 1024 (received 5000)'],
+      [['--threads', 'two'], '--threads must be a whole number (received "two")'],
+      [['--cores', '0'], '--cores must be from 1 to 4096 (received 0)'],
     ] as const) {
-      const { status, stdout, stderr } = run(['serve', '--threads', value]);
+      const { status, stdout, stderr } = run(['serve', ...args]);
       expect(status).toBe(2);
       expect(stdout).toBe('');
       expect(stderr).toContain(message);
+    }
+  });
+
+  it('prints the usage, with its options, for --help after a command', () => {
+    for (const args of [['serve', '--help'], ['read', '-h'], ['read-many', '--help']]) {
+      const { status, stdout, stderr } = run(args);
+      expect(status).toBe(0);
+      expect(stderr).toBe('');
+      for (const option of ['--threads N', '--cores N', '--max-files N']) expect(stdout).toContain(option);
     }
   });
 });

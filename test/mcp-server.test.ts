@@ -133,7 +133,13 @@ describe('readpool serve over streamable HTTP', () => {
     expect(await exit).toBe(0);
   });
 
-  it('runs as many text threads as --threads asks, and says so where it gives its URL', async () => {
+  it('runs the text threads --threads asks for (or --cores implies), and says how many where it gives its URL', async () => {
+    // Told of one core, the default is one thread.
+    const one = await startHttp(ws.root, {}, ['--cores', '1']);
+    expect(one.stderr()).toMatch(/serving MCP over HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp \(1 text thread\)/);
+    one.child.kill('SIGTERM');
+    expect(await one.exit).toBe(0);
+
     const { child, url, exit, stderr } = await startHttp(ws.root, {}, ['--threads', '3']);
     expect(stderr()).toMatch(/serving MCP over HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp \(3 text threads\)/);
     const client = new Client({ name: 'test', version: '1.0.0' });

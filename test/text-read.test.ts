@@ -295,13 +295,13 @@ describe('engine surface', () => {
 
   it('defaults threads to one a core below 8 cores, leaves one core in eight to the host thread from 8 on, and stops at 14', async () => {
     const counts: number[] = [];
-    for (const cores of [1, 2, 7, 8, 9, 15, 16, 17, 24, 64, 256]) {
+    for (const cores of [1, 2, 7, 8, 9, 15, 16, 17, 18, 24, 64, 256]) {
       // No thread starts before a read needs one, so a large pool costs nothing here.
       const engine = await createEngine({ root, cores, startThreads: 'when-needed' });
       counts.push(engine.stats().threads);
       await engine.close();
     }
-    expect(counts).toEqual([1, 2, 7, 7, 7, 13, 14, 14, 14, 14, 14]);
+    expect(counts).toEqual([1, 2, 7, 7, 7, 13, 14, 14, 14, 14, 14, 14]);
     // A count given is taken as given, past the default's cap too.
     for (const [cores, threads] of [[16, 16], [64, 56]] as const) {
       const given = await createEngine({ root, cores, threads, startThreads: 'when-needed' });
@@ -313,6 +313,13 @@ describe('engine surface', () => {
   it('rejects threads: 0 with a TypeError that names options.threads', async () => {
     await expect(createEngine({ root, threads: 0 })).rejects.toThrow(TypeError);
     await expect(createEngine({ root, threads: 0 })).rejects.toThrow(/options\.threads/);
+  });
+
+  it('rejects more than 1 024 threads before starting any', async () => {
+    await expect(createEngine({ root, threads: 5000 })).rejects.toThrow(/options\.threads must be a positive integer and at most 1024 \(received 5000\)/);
+    const most = await createEngine({ root, threads: 1024, startThreads: 'when-needed' });
+    expect(most.stats().threads).toBe(1024);
+    await most.close();
   });
 
   it("rejects a startThreads other than 'now' or 'when-needed' with a TypeError that names it", async () => {

@@ -65,24 +65,27 @@ const SYNC = 'sync loop on the host thread';
  * bare-worker reference at the same thread count, a naive in-process reader, and a sync loop,
  * in the same run; then freshly created engines' first passes. Tasks run in interleaved rounds
  * (a tinybench run of each per round) so a noisy shared machine slows all alike; figures are
- * medians over every measured pass. `threadCounts` sweeps the engine and the reference.
+ * medians over every measured pass. `threadCounts` sweeps the engine and the reference; `cores`
+ * is what the engines are told the machine has (default: what Node sees).
  */
 export async function sourceTree(
   projectRoot: string,
   rounds: number,
-  threadCounts: readonly number[] = [defaultThreads(os.availableParallelism())],
+  threadCounts: readonly number[] | undefined = undefined,
   concurrency = DEFAULT_CONCURRENCY,
+  cores = os.availableParallelism(),
 ): Promise<ScenarioReport> {
+  const counts = threadCounts ?? [defaultThreads(cores)];
   const { root, files } = prepareSourceTree(projectRoot, path.join(projectRoot, 'bench/.corpus/source-tree'), FILES);
   const absolute = files.map((file) => path.join(root, file));
   warmPageCache(root, files);
   const sets: ThreadSet[] = [];
-  for (const threads of threadCounts) {
-    const hits = await createEngine({ root, threads });
+  for (const threads of counts) {
+    const hits = await createEngine({ root, threads, cores });
     await forEachConcurrent(files, concurrency, (file) => hits.read({ path: file }).catch(() => undefined));
     sets.push({
       threads,
-      misses: await createEngine({ root, cacheBytes: 0, threads }),
+      misses: await createEngine({ root, cacheBytes: 0, threads, cores }),
       hits,
       bare: await BareWorkers.start(threads),
       missMeter: new HostCpuMeter(),
@@ -209,7 +212,7 @@ export async function sourceTree(
     });
   }
   const naiveRate = rate.get(NAIVE) ?? NaN;
-  const fresh = await freshPasses(root, files, threadCounts, rounds, concurrency);
+  const fresh = await freshPasses(root, files, counts, rounds, concurrency, cores);
   for (const pass of fresh) {
     measurements.push({
       label: `fresh engine first pass, ${pass.threads} threads`,
@@ -235,7 +238,7 @@ export async function sourceTree(
     });
   }
   // Targets are judged at the engine's default thread count when it was run, else the first.
-  const main = sets.find((set) => set.threads === defaultThreads(os.availableParallelism())) ?? sets[0];
+  const main = sets.find((set) => set.threads === defaultThreads(cores)) ?? sets[0];
   const targets: Target[] = [];
   if (main !== undefined) {
     const t = main.threads;
@@ -256,7 +259,7 @@ export async function sourceTree(
   }
   return {
     scenario: 'source-tree',
-    description: `${files.length} source files at concurrency ${concurrency}: engine (misses, hits), bare workers (${FILES_PER_MESSAGE} files a message), naive reader; threads ${threadCounts.join(',')}; ${rounds} interleaved rounds`,
+    description: `${files.length} source files at concurrency ${concurrency}: engine (misses, hits), bare workers (${FILES_PER_MESSAGE} files a message), naive reader; threads ${counts.join(',')}${cores === os.availableParallelism() ? '' : `, the engines told of ${cores} cores`}; ${rounds} interleaved rounds`,
     measurements,
     targets,
   };
@@ -270,7 +273,7 @@ interface FreshPass {
 }
 
 /** A first-time user's harness: create an engine, read the tree once, close; medians of `rounds`. */
-async function freshPasses(root: string, files: readonly string[], threadCounts: readonly number[], rounds: number, concurrency: number): Promise<FreshPass[]> {
+async function freshPasses(root: string, files: readonly string[], threadCounts: readonly number[], rounds: number, concurrency: number, cores: number): Promise<FreshPass[]> {
   const out: FreshPass[] = [];
   for (const threads of threadCounts) {
     const passMs: number[] = [];
@@ -278,7 +281,7 @@ async function freshPasses(root: string, files: readonly string[], threadCounts:
     for (let round = 0; round < rounds; round++) {
       collectGarbage();
       const created = performance.now();
-      const engine = await createEngine({ root, threads });
+      const engine = await createEngine({ root, threads, cores });
       const started = performance.now();
       await forEachConcurrent(files, concurrency, (file) => engine.read({ path: file }).catch(() => undefined));
       passMs.push(performance.now() - started);

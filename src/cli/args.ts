@@ -12,3 +12,10 @@ export function wholeNumber(name: string, text: string | undefined, usageError: 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A count given on the command line (`--threads 4`): a whole number from 1 to `max`, or undefined when not given. */
+export function countOption(name: string, text: string | undefined, max: number, usageError: UsageError): number | undefined {
+  const count = wholeNumber(name, text, usageError);
+  if (count !== undefined && (count < 1 || count > max)) usageError(`--${name} must be from 1 to ${max} (received ${text})`);
+  return count;
+}

@@ -1,5 +1,5 @@
 /**
- * `readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR] [--threads N]`:
+ * `readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR] [--threads N] [--cores N]`:
  * the MCP server. stdio by default; streamable HTTP with `--http`, on 127.0.0.1 unless `--host`
  * says otherwise, with a bearer token when `READPOOL_TOKEN` is set.
  */
@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../engine.js';
 import { serve, shutdownOnExit } from '../mcp/serve.js';
 import { createTools, DIALECT_NAMES, isDialectName } from '../tools.js';
-import { errorText, wholeNumber, type UsageError } from './args.js';
+import { MAX_CORES, MAX_THREADS } from '../options.js';
+import { countOption, errorText, type UsageError } from './args.js';
 
 export { SERVE_USAGE } from './serve-usage.js';
 
@@ -23,6 +24,7 @@ export async function runServe(argv: readonly string[], usageError: UsageError):
         http: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         threads: { type: 'string' },
+        cores: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -36,11 +38,15 @@ export async function runServe(argv: readonly string[], usageError: UsageError):
     if (!/^\d+$/.test(values.http) || port > 65535) usageError(`--http must be a port number (received ${JSON.stringify(values.http)})`);
     http = { port, host: values.host, token: process.env.READPOOL_TOKEN || null };
   }
-  const threads = wholeNumber('threads', values.threads, usageError);
-  if (threads !== undefined && threads < 1) usageError(`--threads must be 1 or more (received ${threads})`);
+  const threads = countOption('threads', values.threads, MAX_THREADS, usageError);
+  const cores = countOption('cores', values.cores, MAX_CORES, usageError);
   let engine;
   try {
-    engine = await createEngine({ roots: values.root ?? [process.cwd()], ...(threads === undefined ? {} : { threads }) });
+    engine = await createEngine({
+      roots: values.root ?? [process.cwd()],
+      ...(threads === undefined ? {} : { threads }),
+      ...(cores === undefined ? {} : { cores }),
+    });
   } catch (error) {
     usageError(errorText(error));
   }

@@ -10,5 +10,7 @@ export const SERVE_USAGE = `serve: an MCP server over stdio (or streamable HTTP 
   --threads N     worker threads that read text (default: one a core, one core in eight left
                   to the server's own thread from 8 cores on, at most 14); each holds about
                   10 MiB, so a server for one agent can do with fewer
+  --cores N       CPU cores the server may count on (default: those Node sees); give a
+                  container's CPU quota here, which Node 20 does not see
 
   READPOOL_TOKEN  when set, HTTP requests must send Authorization: Bearer <token>`;

@@ -55,7 +55,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const http = await serveHttp({ ...sessionOptions, ...options.http });
     port = http.port;
     stopTransport = () => http.close();
-    log(`serving MCP over HTTP at http://${options.http.host}:${port}/mcp (${options.engine.stats().threads} text threads)`);
+    const { threads } = options.engine.stats();
+    log(`serving MCP over HTTP at http://${options.http.host}:${port}/mcp (${threads} text thread${threads === 1 ? '' : 's'})`);
   }
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

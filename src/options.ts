@@ -14,9 +14,9 @@ export interface EngineOptions {
    */
   cores?: number;
   /**
-   * Worker threads in the text pool. Default: `defaultThreads(cores)`, one a core up to 7 cores,
-   * one core in eight left to the host thread beyond (14 on 16 cores), and never more than 14:
-   * see `defaultThreads`.
+   * Worker threads in the text pool, at most `MAX_THREADS` (1 024). Default:
+   * `defaultThreads(cores)`, one a core up to 7 cores, one core in eight left to the host thread
+   * beyond (14 on 16 cores), and never more than 14: see `defaultThreads`.
    */
   threads?: number;
   /**
@@ -181,11 +181,12 @@ export const MIN_WORKER_HEAP_MB = 16;
  * memory (about 10 MiB) and its start, and makes the tasks smaller: the scheduler shares the
  * reads waiting among the workers free to take them, and each task costs the host thread about
  * as much as several reads. Measured on 2 cores told of 64 (source tree, result cache off,
- * concurrency 256, two runs each; `--cores 64 --threads 8,14,28,56` in the bench): 8, 14, 28
- * and 56 threads took tasks of 27.2, 17.6, 9.4 and 5.4 reads on average, at 9.5 to 9.9, 12.6 to
- * 15.0, 15.5 to 16.0 and 19.8 to 20.2 µs of host CPU a miss. At that concurrency, 56 threads on
- * 64 cores would likely set a lower ceiling than 14. Give `threads` to go past it (large files,
- * which cost the host little a byte, may gain).
+ * concurrency 256, two runs each): 8, 14, 28 and 56 threads took tasks of 27.2, 17.6, 9.4 and
+ * 5.4 reads on average, at 9.5 to 9.9, 12.6 to 15.0, 15.5 to 16.0 and 19.8 to 20.2 µs of host
+ * CPU a miss; the bench (`--cores 64 --threads 8,14,28,56 --concurrency 256`) gave tasks of
+ * 26.8, 16.1, 8.4 and 3.6 reads. At that concurrency, 56 threads on 64 cores would likely set a
+ * lower ceiling than 14. Give `threads` to go past it (large files, which cost the host little a
+ * byte, may gain).
  */
 export const MAX_DEFAULT_THREADS = 14;
 

@@ -110,6 +110,11 @@ describe('readpool serve arguments', () => {
       expect(stderr).toBe('');
       for (const option of ['--threads N', '--cores N', '--max-files N']) expect(stdout).toContain(option);
     }
+    // After `--`, `-h` is a path like any other: the read fails as a missing file, no usage printed.
+    const { status, stdout, stderr } = run(['read', '--', '-h']);
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('not_found');
   });
 });
 

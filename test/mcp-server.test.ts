@@ -67,11 +67,13 @@ function clientRoots(): string[] {
 
 describe('readpool serve over stdio', () => {
   it('lists the tools, reads text, an image and a PDF page, refuses outside the root, and exits 0 on stdin close', async () => {
-    const { client, transport, exit } = stdioClient(ws.root);
+    const { client, transport, exit, stderr } = stdioClient(ws.root, ['--threads', '2']);
     await client.connect(transport);
     await readsLikeAHost(client);
     await client.close();
     expect(await exit).toBe('0');
+    // The one line it logs on starting, on stderr: stdout carries the protocol alone.
+    expect(stderr()).toMatch(/^readpool: serving MCP over stdio \(2 text threads\)\n/);
   });
 
   it('narrows the served roots to the client roots, never widens them', async () => {

@@ -43,11 +43,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const sessionOptions = { engine: options.engine, tools: options.tools, version: VERSION, log, track };
   let stopTransport: () => Promise<void>;
   let port: number | null = null;
+  const { threads } = options.engine.stats();
+  const threadCount = `${threads} text thread${threads === 1 ? '' : 's'}`;
   if (options.http === null) {
     const { server } = createSession(sessionOptions);
     const transport = new StdioServerTransport();
     await server.connect(transport);
     stopTransport = () => server.close();
+    log(`serving MCP over stdio (${threadCount})`);
   } else {
     // Loaded only here: the SDK's HTTP transport and node:http took about 25 ms of every stdio
     // server's start, on the way to its first answer.
@@ -55,8 +58,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const http = await serveHttp({ ...sessionOptions, ...options.http });
     port = http.port;
     stopTransport = () => http.close();
-    const { threads } = options.engine.stats();
-    log(`serving MCP over HTTP at http://${options.http.host}:${port}/mcp (${threads} text thread${threads === 1 ? '' : 's'})`);
+    log(`serving MCP over HTTP at http://${options.http.host}:${port}/mcp (${threadCount})`);
   }
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

@@ -24,8 +24,15 @@ export function withRoots(client: Client, roots: readonly string[]): Client {
   return client;
 }
 
-/** A client over stdio to `serve --root root`; `exit` is the server's exit status, reported by the shell that runs it. */
-export function stdioClient(root: string, extraArgs: string[] = [], roots?: string[]): { client: Client; transport: StdioClientTransport; exit: Promise<string> } {
+/**
+ * A client over stdio to `serve --root root`; `exit` is the server's exit status, reported by the
+ * shell that runs it, and `stderr` what the server has logged so far.
+ */
+export function stdioClient(
+  root: string,
+  extraArgs: string[] = [],
+  roots?: string[],
+): { client: Client; transport: StdioClientTransport; exit: Promise<string>; stderr: () => string } {
   const command = ['node', JSON.stringify(CLI), 'serve', '--root', JSON.stringify(root), ...extraArgs].join(' ');
   const transport = new StdioClientTransport({ command: 'sh', args: ['-c', `${command}; echo "exit status $?" >&2`], stderr: 'pipe' });
   let stderr = '';
@@ -36,9 +43,10 @@ export function stdioClient(root: string, extraArgs: string[] = [], roots?: stri
       if (match?.[1] !== undefined) resolve(match[1]);
     });
   });
-  if (roots === undefined) return { client: new Client({ name: 'test', version: '1.0.0' }), transport, exit };
+  const logged = () => stderr;
+  if (roots === undefined) return { client: new Client({ name: 'test', version: '1.0.0' }), transport, exit, stderr: logged };
   const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
-  return { client: withRoots(client, roots), transport, exit };
+  return { client: withRoots(client, roots), transport, exit, stderr: logged };
 }
 
 /** `serve --root root --http 0` with `env` added; resolves once it logs its URL. */

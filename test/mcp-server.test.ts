@@ -185,6 +185,53 @@ describe('readpool serve over streamable HTTP', () => {
     expect(stderr()).toMatch(/shutting down \(SIGTERM\): answering 1 call\(s\) in flight/);
   });
 
+  it('answers 404 to a request naming a session it does not hold, which tells a client to start anew', async () => {
+    const { child, url, exit } = await startHttp(ws.root);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'mcp-from-an-earlier-run' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+    });
+    expect(response.status).toBe(404);
+    const answer = (await response.json()) as { error: { code: number; message: string } };
+    expect(answer.error.code).toBe(-32001);
+    expect(answer.error.message).toContain('Start a new session with an initialize request');
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
+  it('closes a session left idle for --session-idle seconds, but not one whose client keeps a stream open', async () => {
+    const { child, url, exit, stderr } = await startHttp(ws.root, {}, ['--session-idle', '1']);
+    const post = (message: object, session?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session === undefined ? {} : { 'mcp-session-id': session }) },
+        body: JSON.stringify(message),
+      });
+    // A client that starts a session over plain requests, then goes away without ending it.
+    const initialized = await post(INITIALIZE);
+    const session = initialized.headers.get('mcp-session-id') ?? '';
+    await initialized.text();
+    expect(session).not.toBe('');
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+    // A client of the SDK's, connected throughout: it holds a stream open.
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    for (let waited = 0; waited < 100 && !stderr().includes(`session ${session}: closed after`); waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(stderr()).toMatch(new RegExp(`session ${session}: closed after \\d+ s idle`));
+    expect((await post({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, session)).status).toBe(404);
+    // Well past the idle time for the connected client too: its stream keeps its session.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(stderr().match(/closed after/g)).toHaveLength(1);
+    const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
+    expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
+    await client.close();
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
   it('refuses a request with a foreign Origin, and one without the token when a token is set', async () => {
     const { child, url, exit } = await startHttp(ws.root, { READPOOL_TOKEN: 'sesame' });
     const post = (headers: Record<string, string>) =>

@@ -1,7 +1,10 @@
 /**
  * Streamable HTTP for the MCP server: bound to loopback unless told otherwise, with the Host and
  * Origin checks that stop DNS rebinding, an optional bearer token, and one transport (and one
- * readpool session) per MCP session.
+ * readpool session) per MCP session. A session left idle (no request and no stream open) for
+ * `sessionIdleMs` is closed, so that clients that vanish without ending theirs are not kept
+ * forever; a request naming a session the server does not hold is answered 404, on which the
+ * protocol has a client start a new one.
  */
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -14,6 +17,20 @@ export interface HttpOptions extends SessionOptions {
   readonly host: string;
   /** Required as `Authorization: Bearer <token>` when set. */
   readonly token: string | null;
+  /** How long a session may stay idle before it is closed (default `SESSION_IDLE_MS`). */
+  readonly sessionIdleMs?: number;
+}
+
+/** A session is closed after this long with no request in flight and no stream open. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** How often idle sessions are looked for, at most. */
+const SWEEP_MS = 60_000;
+
+/** A session's transport, and whether it is in use: responses open, and when the last one ended. */
+interface Live {
+  readonly transport: StreamableHTTPServerTransport;
+  open: number;
+  lastSeen: number;
 }
 
 /** Largest request body accepted: a tool call is small. */
@@ -30,14 +47,15 @@ export interface HttpServer {
 }
 
 export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, Live>();
+  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
   let port = options.port;
   const hostsAllowed = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`]);
   const originsAllowed = () => new Set([...hostsAllowed()].map((host) => `http://${host}`));
 
-  const refuse = (res: http.ServerResponse, status: number, message: string) => {
+  const refuse = (res: http.ServerResponse, status: number, message: string, code = -32000) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }),
+      JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }),
     );
   };
 
@@ -54,22 +72,34 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       if (body instanceof Error) return refuse(res, 400, `Bad request: ${body.message}`);
       const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? transports.get(id) : undefined;
+      const live = typeof id === 'string' ? sessions.get(id) : undefined;
+      let transport = live?.transport;
       if (transport === undefined) {
-        if (id !== undefined || !isInitializeRequest(body)) return refuse(res, 400, 'Bad request: no valid session; start with an initialize request.');
+        if (id !== undefined) {
+          return refuse(res, 404, 'Session not found: it was ended, closed after being idle, or began before this server started. Start a new session with an initialize request that sends no Mcp-Session-Id.', -32001);
+        }
+        if (!isInitializeRequest(body)) return refuse(res, 400, 'Bad request: no session; start one with an initialize request.');
         const { server: mcp, session } = createSession(options);
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => session,
-          onsessioninitialized: (sid) => void transports.set(sid, created),
-          onsessionclosed: (sid) => void transports.delete(sid),
+          onsessioninitialized: (sid) => void sessions.set(sid, { transport: created, open: 0, lastSeen: Date.now() }),
+          onsessionclosed: (sid) => void sessions.delete(sid),
         });
         const forget = () => {
-          if (created.sessionId !== undefined) transports.delete(created.sessionId);
+          if (created.sessionId !== undefined) sessions.delete(created.sessionId);
           options.engine.forgetSession(session);
         };
         created.onclose = forget;
         await mcp.connect(created);
         transport = created;
+      }
+      if (live !== undefined) {
+        // In use until its response ends: a call's, or a stream the client keeps open.
+        live.open++;
+        res.once('close', () => {
+          live.open--;
+          live.lastSeen = Date.now();
+        });
       }
       await transport.handleRequest(req, res, body);
     })().catch((error: unknown) => {
@@ -84,11 +114,24 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   });
   const address = server.address();
   if (typeof address === 'object' && address !== null) port = address.port;
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [sid, live] of sessions) {
+        if (live.open > 0 || now - live.lastSeen < idleMs) continue;
+        options.log(`session ${sid}: closed after ${Math.round((now - live.lastSeen) / 1000)} s idle`);
+        sessions.delete(sid);
+        void live.transport.close().catch(() => undefined);
+      }
+    },
+    Math.min(SWEEP_MS, Math.max(100, idleMs / 4)),
+  ).unref();
   return {
     port,
     close: async () => {
+      clearInterval(sweep);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...transports.values()].map((transport) => transport.close()));
+      await Promise.all([...sessions.values()].map((live) => live.transport.close()));
       // Idle keep-alive connections would hold `close` for their timeout; a connection still
       // writing an answer is given a moment to finish before it is cut.
       server.closeIdleConnections();

@@ -15,8 +15,11 @@ const DRAIN_MS = 10_000;
 export interface ServeOptions {
   readonly engine: Engine;
   readonly tools: readonly ToolDefinition[];
-  /** Streamable HTTP on this port (0: any free port); null for stdio. */
-  readonly http: { readonly port: number; readonly host: string; readonly token: string | null } | null;
+  /**
+   * Streamable HTTP on this port (0: any free port); null for stdio. A session idle for
+   * `sessionIdleMs` is closed (default 30 minutes).
+   */
+  readonly http: { readonly port: number; readonly host: string; readonly token: string | null; readonly sessionIdleMs?: number } | null;
   readonly log?: (line: string) => void;
 }
 

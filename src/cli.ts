@@ -10,8 +10,8 @@ const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--column N] [
                      [--max-tokens N] [--max-bytes N] [--json] [--sha256] [--allow-binary] [--out FILE]
        readpool read [PATH] --dialect NAME [--tool NAME] [--input JSON] [--json] [--out FILE]
        readpool read-many PATTERN... [--root DIR] [--limit N] [--max-files N] [--json]
-       readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR] [--session-idle SECONDS]
-                      [--threads N] [--cores N]
+       readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR] [--max-sessions N]
+                      [--session-idle SECONDS] [--threads N] [--cores N]
        readpool tools [--dialect NAME]
 
 read: one file, numbered, with a notice saying how to read on.

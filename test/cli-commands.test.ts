@@ -89,14 +89,16 @@ describe('readpool read-many', () => {
 });
 
 describe('readpool serve arguments', () => {
-  it('refuses a --threads, --cores or --session-idle out of bounds or not a whole number, before serving anything', () => {
+  it('refuses a --threads, --cores, --max-sessions or --session-idle out of bounds, not a whole number or without --http, before serving anything', () => {
     for (const [args, message] of [
       [['--threads', '0'], '--threads must be from 1 to 1024 (received 0)'],
       [['--threads', '5000'], '--threads must be from 1 to 1024 (received 5000)'],
       [['--threads', 'two'], '--threads must be a whole number (received "two")'],
       [['--cores', '0'], '--cores must be from 1 to 4096 (received 0)'],
       [['--http', '0', '--session-idle', '0'], '--session-idle must be from 1 to 604800 (received 0)'],
-      [['--session-idle', '60'], '--session-idle applies to --http only'],
+      [['--session-idle', '60'], '--max-sessions and --session-idle apply to --http only'],
+      [['--max-sessions', '8'], '--max-sessions and --session-idle apply to --http only'],
+      [['--http', '0', '--max-sessions', '0'], '--max-sessions must be from 1 to 1000000 (received 0)'],
     ] as const) {
       const { status, stdout, stderr } = run(['serve', ...args]);
       expect(status).toBe(2);
@@ -110,7 +112,7 @@ describe('readpool serve arguments', () => {
       const { status, stdout, stderr } = run(args);
       expect(status).toBe(0);
       expect(stderr).toBe('');
-      for (const option of ['--threads N', '--cores N', '--session-idle SECONDS', '--max-files N']) expect(stdout).toContain(option);
+      for (const option of ['--threads N', '--cores N', '--max-sessions N', '--session-idle SECONDS', '--max-files N']) expect(stdout).toContain(option);
     }
     // After `--`, `-h` is a path like any other: the read fails as a missing file, no usage printed.
     const { status, stdout, stderr } = run(['read', '--', '-h']);

@@ -60,6 +60,26 @@ async function seesRootsNarrowed(client: Client): Promise<void> {
   expect(outside.isError).toBe(true);
 }
 
+/** Posts one JSON-RPC message to the server at `url`, in `session` when given, as a plain client would. */
+function poster(url: URL): (message: object, session?: string) => Promise<Response> {
+  return (message, session) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session === undefined ? {} : { 'mcp-session-id': session }) },
+      body: JSON.stringify(message),
+    });
+}
+
+/** Starts a session over plain requests (initialize, then initialized) and leaves it idle; its id. */
+async function startSession(post: ReturnType<typeof poster>): Promise<string> {
+  const initialized = await post(INITIALIZE);
+  const session = initialized.headers.get('mcp-session-id') ?? '';
+  await initialized.text();
+  expect(session).not.toBe('');
+  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+  return session;
+}
+
 /** The client's roots: the served root's dir/ (inside it) and a folder beside the served root. */
 function clientRoots(): string[] {
   return [path.join(ws.root, 'dir'), path.join(ws.base, 'elsewhere')];
@@ -185,7 +205,7 @@ describe('readpool serve over streamable HTTP', () => {
     expect(stderr()).toMatch(/shutting down \(SIGTERM\): answering 1 call\(s\) in flight/);
   });
 
-  it('answers 404 to a request naming a session it does not hold, which tells a client to start anew', async () => {
+  it('answers 404 with code -32001 to a request naming a session it does not hold, as the protocol asks', async () => {
     const { child, url, exit } = await startHttp(ws.root);
     const response = await fetch(url, {
       method: 'POST',
@@ -202,18 +222,9 @@ describe('readpool serve over streamable HTTP', () => {
 
   it('closes a session left idle for --session-idle seconds, but not one whose client keeps a stream open', async () => {
     const { child, url, exit, stderr } = await startHttp(ws.root, {}, ['--session-idle', '1']);
-    const post = (message: object, session?: string) =>
-      fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session === undefined ? {} : { 'mcp-session-id': session }) },
-        body: JSON.stringify(message),
-      });
+    const post = poster(url);
     // A client that starts a session over plain requests, then goes away without ending it.
-    const initialized = await post(INITIALIZE);
-    const session = initialized.headers.get('mcp-session-id') ?? '';
-    await initialized.text();
-    expect(session).not.toBe('');
-    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+    const session = await startSession(post);
     // A client of the SDK's, connected throughout: it holds a stream open.
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
@@ -230,6 +241,34 @@ describe('readpool serve over streamable HTTP', () => {
     await client.close();
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
+  });
+
+  it('holds at most --max-sessions: a new one closes the session idle the longest, or is refused 503 when none is idle', async () => {
+    const held = await startHttp(ws.root, {}, ['--max-sessions', '2']);
+    const post = poster(held.url);
+    const first = await startSession(post);
+    const second = await startSession(post);
+    const third = await startSession(post);
+    expect(held.stderr()).toContain(`session ${first}: closed to make room for a new one (2 sessions held)`);
+    const list = { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} };
+    expect((await post(list, first)).status).toBe(404);
+    for (const kept of [second, third]) expect((await post(list, kept)).status).toBe(200);
+    held.child.kill('SIGTERM');
+    expect(await held.exit).toBe(0);
+
+    // One place, taken by a connected client: its stream keeps it in use.
+    const full = await startHttp(ws.root, {}, ['--max-sessions', '1']);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(full.url));
+    const refused = await poster(full.url)(INITIALIZE);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('Too many sessions: all 1 this server holds are in use.');
+    const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
+    expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
+    await client.close();
+    full.child.kill('SIGTERM');
+    expect(await full.exit).toBe(0);
   });
 
   it('refuses a request with a foreign Origin, and one without the token when a token is set', async () => {

@@ -7,9 +7,14 @@ export const SERVE_USAGE = `serve: an MCP server over stdio (or streamable HTTP 
   --dialect NAME  which tools to serve: ${DIALECT_NAMES.join(', ')} (default readpool)
   --http PORT     serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
   --host ADDR     address to bind with --http (default 127.0.0.1)
+  --max-sessions N
+                  with --http, the most sessions held at once (default 512); a new one past
+                  it closes the session idle the longest, or is refused 503 if none is idle
   --session-idle SECONDS
-                  with --http, close a session that has had no request and no open stream
-                  for this long (default 1800); its client is then answered 404 and starts anew
+                  with --http, also close a session that has had no request and no open
+                  stream for this long (default: never for time alone); its client is then
+                  answered 404, on which it must start a new session (some clients only
+                  report an error)
   --threads N     worker threads that read text (default: one a core, one core in eight left
                   to the server's own thread from 8 cores on, at most 14); each holds about
                   10 MiB, so a server for one agent can do with fewer

@@ -1,15 +1,14 @@
 /**
  * Streamable HTTP for the MCP server: bound to loopback unless told otherwise, with the Host and
  * Origin checks that stop DNS rebinding, an optional bearer token, and one transport (and one
- * readpool session) per MCP session. A session left idle (no request and no stream open) for
- * `sessionIdleMs` is closed, so that clients that vanish without ending theirs are not kept
- * forever; a request naming a session the server does not hold is answered 404, on which the
- * protocol has a client start a new one.
+ * readpool session) per MCP session, at most `maxSessions` held (see `HttpSessions`). A request
+ * naming a session the server does not hold is answered 404, as the protocol asks.
  */
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { HttpSessions, MAX_SESSIONS } from './http-sessions.js';
 import { createSession, type SessionOptions } from './session.js';
 
 export interface HttpOptions extends SessionOptions {
@@ -17,21 +16,14 @@ export interface HttpOptions extends SessionOptions {
   readonly host: string;
   /** Required as `Authorization: Bearer <token>` when set. */
   readonly token: string | null;
-  /** How long a session may stay idle before it is closed (default `SESSION_IDLE_MS`). */
+  /** Sessions held at once (default `MAX_SESSIONS`); past it the one idle longest is closed. */
+  readonly maxSessions?: number;
+  /** When given, a session idle this long is closed; by default none is closed for time alone. */
   readonly sessionIdleMs?: number;
 }
 
-/** A session is closed after this long with no request in flight and no stream open. */
-export const SESSION_IDLE_MS = 30 * 60_000;
 /** How often idle sessions are looked for, at most. */
 const SWEEP_MS = 60_000;
-
-/** A session's transport, and whether it is in use: responses open, and when the last one ended. */
-interface Live {
-  readonly transport: StreamableHTTPServerTransport;
-  open: number;
-  lastSeen: number;
-}
 
 /** Largest request body accepted: a tool call is small. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -47,14 +39,13 @@ export interface HttpServer {
 }
 
 export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
-  const sessions = new Map<string, Live>();
-  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  const sessions = new HttpSessions(options.maxSessions ?? MAX_SESSIONS, options.log);
   let port = options.port;
   const hostsAllowed = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`]);
   const originsAllowed = () => new Set([...hostsAllowed()].map((host) => `http://${host}`));
 
-  const refuse = (res: http.ServerResponse, status: number, message: string, code = -32000) => {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(
+  const refuse = (res: http.ServerResponse, status: number, message: string, code = -32000, headers: http.OutgoingHttpHeaders = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(
       JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }),
     );
   };
@@ -72,34 +63,30 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       if (body instanceof Error) return refuse(res, 400, `Bad request: ${body.message}`);
       const id = req.headers['mcp-session-id'];
-      const live = typeof id === 'string' ? sessions.get(id) : undefined;
-      let transport = live?.transport;
-      if (transport === undefined) {
+      let transport = typeof id === 'string' ? sessions.transport(id) : undefined;
+      if (typeof id === 'string' && transport !== undefined) {
+        sessions.using(id, res);
+      } else {
         if (id !== undefined) {
-          return refuse(res, 404, 'Session not found: it was ended, closed after being idle, or began before this server started. Start a new session with an initialize request that sends no Mcp-Session-Id.', -32001);
+          return refuse(res, 404, 'Session not found: it was ended, closed while idle, or began before this server started. Start a new session with an initialize request that sends no Mcp-Session-Id.', -32001);
         }
         if (!isInitializeRequest(body)) return refuse(res, 400, 'Bad request: no session; start one with an initialize request.');
+        if (!sessions.makeRoom()) {
+          return refuse(res, 503, `Too many sessions: all ${sessions.size} this server holds are in use. End one (DELETE with its Mcp-Session-Id) or retry later.`, -32000, { 'retry-after': '5' });
+        }
         const { server: mcp, session } = createSession(options);
-        const created = new StreamableHTTPServerTransport({
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => session,
-          onsessioninitialized: (sid) => void sessions.set(sid, { transport: created, open: 0, lastSeen: Date.now() }),
-          onsessionclosed: (sid) => void sessions.delete(sid),
+          onsessioninitialized: (sid) => sessions.add(sid, created, res),
+          onsessionclosed: (sid) => sessions.remove(sid),
         });
         const forget = () => {
-          if (created.sessionId !== undefined) sessions.delete(created.sessionId);
+          if (created.sessionId !== undefined) sessions.remove(created.sessionId);
           options.engine.forgetSession(session);
         };
         created.onclose = forget;
         await mcp.connect(created);
         transport = created;
-      }
-      if (live !== undefined) {
-        // In use until its response ends: a call's, or a stream the client keeps open.
-        live.open++;
-        res.once('close', () => {
-          live.open--;
-          live.lastSeen = Date.now();
-        });
       }
       await transport.handleRequest(req, res, body);
     })().catch((error: unknown) => {
@@ -114,24 +101,14 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   });
   const address = server.address();
   if (typeof address === 'object' && address !== null) port = address.port;
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [sid, live] of sessions) {
-        if (live.open > 0 || now - live.lastSeen < idleMs) continue;
-        options.log(`session ${sid}: closed after ${Math.round((now - live.lastSeen) / 1000)} s idle`);
-        sessions.delete(sid);
-        void live.transport.close().catch(() => undefined);
-      }
-    },
-    Math.min(SWEEP_MS, Math.max(100, idleMs / 4)),
-  ).unref();
+  const idleMs = options.sessionIdleMs;
+  const sweep = idleMs === undefined ? undefined : setInterval(() => sessions.closeIdle(idleMs), Math.min(SWEEP_MS, Math.max(100, idleMs / 4))).unref();
   return {
     port,
     close: async () => {
       clearInterval(sweep);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...sessions.values()].map((live) => live.transport.close()));
+      await sessions.closeAll();
       // Idle keep-alive connections would hold `close` for their timeout; a connection still
       // writing an answer is given a moment to finish before it is cut.
       server.closeIdleConnections();

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Engine } from '../engine.js';
 import type { ToolDefinition } from '../dialects/tool.js';
+import type { HttpOptions } from './http.js';
 import { createSession } from './session.js';
 
 /** How long a shutdown waits for calls in flight before it closes the engine anyway. */
@@ -15,11 +16,8 @@ const DRAIN_MS = 10_000;
 export interface ServeOptions {
   readonly engine: Engine;
   readonly tools: readonly ToolDefinition[];
-  /**
-   * Streamable HTTP on this port (0: any free port); null for stdio. A session idle for
-   * `sessionIdleMs` is closed (default 30 minutes).
-   */
-  readonly http: { readonly port: number; readonly host: string; readonly token: string | null; readonly sessionIdleMs?: number } | null;
+  /** Streamable HTTP on this port (0: any free port); null for stdio. See `HttpOptions` for the rest. */
+  readonly http: Pick<HttpOptions, 'port' | 'host' | 'token' | 'maxSessions' | 'sessionIdleMs'> | null;
   readonly log?: (line: string) => void;
 }
 

@@ -1,0 +1,103 @@
+/**
+ * The MCP sessions a streamable HTTP server holds, and which of them are in use. A session is in
+ * use while a response of its is open: a call being answered, or a stream its client keeps open
+ * (the SDK's client holds one for as long as it is connected). A client that goes away without
+ * ending its session leaves it idle, and an idle session is closed when room is needed for a new
+ * one, or once it has been idle for the server's `--session-idle` time when one is given.
+ *
+ * A client whose session was closed is answered 404 on its next request. The protocol has a
+ * client start a new session then; not every client does (the TypeScript SDK's reports an
+ * error), so sessions are closed only for room by default, not for time.
+ */
+import type { ServerResponse } from 'node:http';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+/** Sessions held at once by default: as many as the engine's ledger keeps sessions by default. */
+export const MAX_SESSIONS = 512;
+
+interface Live {
+  readonly transport: StreamableHTTPServerTransport;
+  /** Responses of this session still open. */
+  open: number;
+  /** When its last response ended (or it began), in ms since the epoch. */
+  lastSeen: number;
+}
+
+export class HttpSessions {
+  readonly #live = new Map<string, Live>();
+  readonly #max: number;
+  readonly #log: (line: string) => void;
+
+  constructor(max: number, log: (line: string) => void) {
+    this.#max = max;
+    this.#log = log;
+  }
+
+  get size(): number {
+    return this.#live.size;
+  }
+
+  transport(id: string): StreamableHTTPServerTransport | undefined {
+    return this.#live.get(id)?.transport;
+  }
+
+  /** Holds a session its transport has just initialized, in use until `res` (its first response) ends. */
+  add(id: string, transport: StreamableHTTPServerTransport, res: ServerResponse): void {
+    const live: Live = { transport, open: 0, lastSeen: Date.now() };
+    this.#live.set(id, live);
+    this.#inUseUntilEnd(live, res);
+  }
+
+  /** The session is in use until `res` ends. */
+  using(id: string, res: ServerResponse): void {
+    const live = this.#live.get(id);
+    if (live !== undefined) this.#inUseUntilEnd(live, res);
+  }
+
+  /** Lets go of a session that ended (its client's DELETE, or its transport closed). */
+  remove(id: string): void {
+    this.#live.delete(id);
+  }
+
+  /**
+   * Makes room for a new session when all `max` places are taken: closes the session idle the
+   * longest. False when every session is in use.
+   */
+  makeRoom(): boolean {
+    if (this.#live.size < this.#max) return true;
+    let oldest: [string, Live] | null = null;
+    for (const entry of this.#live) {
+      if (entry[1].open === 0 && (oldest === null || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+    }
+    if (oldest === null) return false;
+    this.#close(oldest[0], oldest[1], `closed to make room for a new one (${this.#max} sessions held)`);
+    return true;
+  }
+
+  /** Closes the sessions idle for `idleMs` or longer. */
+  closeIdle(idleMs: number): void {
+    const now = Date.now();
+    for (const [id, live] of this.#live) {
+      if (live.open === 0 && now - live.lastSeen >= idleMs) this.#close(id, live, `closed after ${Math.round((now - live.lastSeen) / 1000)} s idle`);
+    }
+  }
+
+  /** Closes every session (the server is shutting down). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.#live.values()].map((live) => live.transport.close()));
+  }
+
+  #inUseUntilEnd(live: Live, res: ServerResponse): void {
+    live.open++;
+    res.once('close', () => {
+      live.open--;
+      live.lastSeen = Date.now();
+    });
+  }
+
+  #close(id: string, live: Live, why: string): void {
+    this.#log(`session ${id}: ${why}`);
+    this.#live.delete(id);
+    void live.transport.close().catch(() => undefined);
+  }
+}

@@ -249,24 +249,36 @@ describe('readpool serve over streamable HTTP', () => {
     const first = await startSession(post);
     const second = await startSession(post);
     const third = await startSession(post);
-    expect(held.stderr()).toContain(`session ${first}: closed to make room for a new one (2 sessions held)`);
+    expect(held.stderr()).toMatch(new RegExp(`session ${first}: closed, idle \\d+ s, to make room for a new one \\(--max-sessions 2 reached\\)`));
     const list = { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} };
     expect((await post(list, first)).status).toBe(404);
     for (const kept of [second, third]) expect((await post(list, kept)).status).toBe(200);
     held.child.kill('SIGTERM');
     expect(await held.exit).toBe(0);
 
-    // One place, taken by a connected client: its stream keeps it in use.
+    // One place, taken by a session whose client keeps a stream open: it is in use.
     const full = await startHttp(ws.root, {}, ['--max-sessions', '1']);
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(full.url));
-    const refused = await poster(full.url)(INITIALIZE);
+    const postFull = poster(full.url);
+    const holder = await startSession(postFull);
+    const stream = new AbortController();
+    const opened = await fetch(full.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': holder }, signal: stream.signal });
+    expect(opened.status).toBe(200);
+    const refused = await postFull(INITIALIZE);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('5');
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('Too many sessions: all 1 this server holds are in use.');
-    const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
-    expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
-    await client.close();
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('Too many sessions: all 1 this server holds are in use. Retry in 5 s');
+    expect(full.stderr()).toContain('refused 1 new session(s): all 1 held are in use (raise --max-sessions to hold more)');
+    expect((await postFull(list, holder)).status).toBe(200);
+    // Its stream closed, the session is idle: the next new session takes its place.
+    stream.abort();
+    let taken: Response | null = null;
+    for (let tries = 0; tries < 40 && taken?.status !== 200; tries++) {
+      if (taken !== null) await new Promise((resolve) => setTimeout(resolve, 50));
+      taken = await postFull(INITIALIZE);
+      await taken.text();
+    }
+    expect(taken?.status).toBe(200);
+    expect((await postFull(list, holder)).status).toBe(404);
     full.child.kill('SIGTERM');
     expect(await full.exit).toBe(0);
   });

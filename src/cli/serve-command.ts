@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../engine.js';
 import { serve, shutdownOnExit, type ServeOptions } from '../mcp/serve.js';
 import { createTools, DIALECT_NAMES, isDialectName } from '../tools.js';
-import { MAX_CORES, MAX_SESSION_COUNT, MAX_THREADS } from '../options.js';
+import { DEFAULTS, MAX_CORES, MAX_SESSION_COUNT, MAX_THREADS } from '../options.js';
 import { countOption, errorText, type UsageError } from './args.js';
 
 export { SERVE_USAGE } from './serve-usage.js';
@@ -61,6 +61,8 @@ export async function runServe(argv: readonly string[], usageError: UsageError):
       roots: values.root ?? [process.cwd()],
       ...(threads === undefined ? {} : { threads }),
       ...(cores === undefined ? {} : { cores }),
+      // The ledger keeps the stubs of every session the server may hold.
+      ...(maxSessions === undefined ? {} : { maxSessions: Math.max(maxSessions, DEFAULTS.maxSessions) }),
     });
   } catch (error) {
     usageError(errorText(error));

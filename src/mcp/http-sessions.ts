@@ -11,9 +11,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { DEFAULTS } from '../options.js';
 
 /** Sessions held at once by default: as many as the engine's ledger keeps sessions by default. */
-export const MAX_SESSIONS = 512;
+export const MAX_SESSIONS = DEFAULTS.maxSessions;
 
 interface Live {
   readonly transport: StreamableHTTPServerTransport;
@@ -70,7 +71,8 @@ export class HttpSessions {
       if (entry[1].open === 0 && (oldest === null || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
     }
     if (oldest === null) return false;
-    this.#close(oldest[0], oldest[1], `closed to make room for a new one (${this.#max} sessions held)`);
+    const idle = Math.round((Date.now() - oldest[1].lastSeen) / 1000);
+    this.#close(oldest[0], oldest[1], `closed, idle ${idle} s, to make room for a new one (--max-sessions ${this.#max} reached)`);
     return true;
   }
 

@@ -24,6 +24,8 @@ export interface HttpOptions extends SessionOptions {
 
 /** How often idle sessions are looked for, at most. */
 const SWEEP_MS = 60_000;
+/** Refusals for want of room are logged at most this often, with their count. */
+const REFUSAL_LOG_MS = 60_000;
 
 /** Largest request body accepted: a tool call is small. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -40,6 +42,9 @@ export interface HttpServer {
 
 export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   const sessions = new HttpSessions(options.maxSessions ?? MAX_SESSIONS, options.log);
+  /** New sessions refused for want of room since the last such line in the log, and when that was. */
+  let refusedForRoom = 0;
+  let refusalLoggedAt = -Infinity;
   let port = options.port;
   const hostsAllowed = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`]);
   const originsAllowed = () => new Set([...hostsAllowed()].map((host) => `http://${host}`));
@@ -72,7 +77,19 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
         }
         if (!isInitializeRequest(body)) return refuse(res, 400, 'Bad request: no session; start one with an initialize request.');
         if (!sessions.makeRoom()) {
-          return refuse(res, 503, `Too many sessions: all ${sessions.size} this server holds are in use. End one (DELETE with its Mcp-Session-Id) or retry later.`, -32000, { 'retry-after': '5' });
+          refusedForRoom++;
+          if (Date.now() - refusalLoggedAt >= REFUSAL_LOG_MS) {
+            options.log(`refused ${refusedForRoom} new session(s): all ${sessions.size} held are in use (raise --max-sessions to hold more)`);
+            refusedForRoom = 0;
+            refusalLoggedAt = Date.now();
+          }
+          return refuse(
+            res,
+            503,
+            `Too many sessions: all ${sessions.size} this server holds are in use. Retry in 5 s, or end a session you hold (DELETE with its Mcp-Session-Id); the server's operator can raise --max-sessions.`,
+            -32000,
+            { 'retry-after': '5' },
+          );
         }
         const { server: mcp, session } = createSession(options);
         const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

@@ -235,7 +235,8 @@ describe('MCP server over HTTP: hostile requests', () => {
     ['a body that is not JSON', () => post(auth, '{"jsonrpc": "2.0", "method": '), 400],
     ['a body of 5 MB (over the 4 MB limit)', () => post(auth, JSON.stringify({ ...INITIALIZE, padding: 'p'.repeat(5 * 1024 ** 2) })), 400],
     ['a tools/call with no session', () => post(auth, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read', arguments: { path: 'ok.txt' } } })), 400],
-    ['an unknown session id', () => post({ ...auth, 'mcp-session-id': 'forged-session' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })), 400],
+    // 404, as the protocol asks of a session the server does not hold (README, MCP).
+    ['an unknown session id', () => post({ ...auth, 'mcp-session-id': 'forged-session' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })), 404],
     ['another path than /mcp', () => post(auth, JSON.stringify(INITIALIZE), new URL('/admin', server.url)), 404],
   ];
 

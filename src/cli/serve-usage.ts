@@ -8,8 +8,8 @@ export const SERVE_USAGE = `serve: an MCP server over stdio (or streamable HTTP 
   --http PORT     serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
   --host ADDR     address to bind with --http (default 127.0.0.1)
   --max-sessions N
-                  with --http, the most sessions held at once (default 512); a new one past
-                  it closes the session idle the longest, or is refused 503 if none is idle
+                  with --http, the sessions held before a new one closes idle ones, the
+                  longest idle first (default 512); sessions in use are never closed for it
   --session-idle SECONDS
                   with --http, also close a session that has had no request and no open
                   stream for this long (default: never for time alone); its client is then

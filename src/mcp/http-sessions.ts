@@ -2,8 +2,11 @@
  * The MCP sessions a streamable HTTP server holds, and which of them are in use. A session is in
  * use while a response of its is open: a call being answered, or a stream its client keeps open
  * (the SDK's client holds one for as long as it is connected). A client that goes away without
- * ending its session leaves it idle, and an idle session is closed when room is needed for a new
- * one, or once it has been idle for the server's `--session-idle` time when one is given.
+ * ending its session leaves it idle. When a new session comes and the server holds its most or
+ * more, idle sessions are closed, the longest idle first, to make room; a session in use is
+ * never closed for room, and a new session is never refused, so a swarm of connected agents
+ * larger than the cap is served as before. With the server's `--session-idle` time, sessions idle
+ * that long are closed too.
  *
  * A client whose session was closed is answered 404 on its next request. The protocol has a
  * client start a new session then; not every client does (the TypeScript SDK's reports an
@@ -61,19 +64,17 @@ export class HttpSessions {
   }
 
   /**
-   * Makes room for a new session when all `max` places are taken: closes the session idle the
-   * longest. False when every session is in use.
+   * Makes room for a new session: while the server holds `max` or more, closes the session idle
+   * the longest. False when it still holds `max` or more, every one of them in use.
    */
   makeRoom(): boolean {
     if (this.#live.size < this.#max) return true;
-    let oldest: [string, Live] | null = null;
-    for (const entry of this.#live) {
-      if (entry[1].open === 0 && (oldest === null || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+    const idle = [...this.#live].filter(([, live]) => live.open === 0).sort((a, b) => a[1].lastSeen - b[1].lastSeen);
+    const now = Date.now();
+    for (const [id, live] of idle.slice(0, this.#live.size - this.#max + 1)) {
+      this.#close(id, live, `closed, idle ${Math.round((now - live.lastSeen) / 1000)} s, to make room for a new one (--max-sessions ${this.#max} reached)`);
     }
-    if (oldest === null) return false;
-    const idle = Math.round((Date.now() - oldest[1].lastSeen) / 1000);
-    this.#close(oldest[0], oldest[1], `closed, idle ${idle} s, to make room for a new one (--max-sessions ${this.#max} reached)`);
-    return true;
+    return this.#live.size < this.#max;
   }
 
   /** Closes the sessions idle for `idleMs` or longer. */

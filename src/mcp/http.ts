@@ -1,7 +1,7 @@
 /**
  * Streamable HTTP for the MCP server: bound to loopback unless told otherwise, with the Host and
  * Origin checks that stop DNS rebinding, an optional bearer token, and one transport (and one
- * readpool session) per MCP session, at most `maxSessions` held (see `HttpSessions`). A request
+ * readpool session) per MCP session, idle ones closed past `maxSessions` (see `HttpSessions`). A request
  * naming a session the server does not hold is answered 404, as the protocol asks.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -16,7 +16,7 @@ export interface HttpOptions extends SessionOptions {
   readonly host: string;
   /** Required as `Authorization: Bearer <token>` when set. */
   readonly token: string | null;
-  /** Sessions held at once (default `MAX_SESSIONS`); past it the one idle longest is closed. */
+  /** Sessions held before idle ones are closed for a new one (default `MAX_SESSIONS`; see `HttpSessions`). */
   readonly maxSessions?: number;
   /** When given, a session idle this long is closed; by default none is closed for time alone. */
   readonly sessionIdleMs?: number;
@@ -24,8 +24,8 @@ export interface HttpOptions extends SessionOptions {
 
 /** How often idle sessions are looked for, at most. */
 const SWEEP_MS = 60_000;
-/** Refusals for want of room are logged at most this often, with their count. */
-const REFUSAL_LOG_MS = 60_000;
+/** New sessions taken past the cap are logged at most this often, with their count. */
+const OVER_CAP_LOG_MS = 60_000;
 
 /** Largest request body accepted: a tool call is small. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -42,15 +42,15 @@ export interface HttpServer {
 
 export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   const sessions = new HttpSessions(options.maxSessions ?? MAX_SESSIONS, options.log);
-  /** New sessions refused for want of room since the last such line in the log, and when that was. */
-  let refusedForRoom = 0;
-  let refusalLoggedAt = -Infinity;
+  /** New sessions taken past the cap since the last such line in the log, and when that was. */
+  let overCap = 0;
+  let overCapLoggedAt = -Infinity;
   let port = options.port;
   const hostsAllowed = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`]);
   const originsAllowed = () => new Set([...hostsAllowed()].map((host) => `http://${host}`));
 
-  const refuse = (res: http.ServerResponse, status: number, message: string, code = -32000, headers: http.OutgoingHttpHeaders = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(
+  const refuse = (res: http.ServerResponse, status: number, message: string, code = -32000) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(
       JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }),
     );
   };
@@ -77,19 +77,12 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
         }
         if (!isInitializeRequest(body)) return refuse(res, 400, 'Bad request: no session; start one with an initialize request.');
         if (!sessions.makeRoom()) {
-          refusedForRoom++;
-          if (Date.now() - refusalLoggedAt >= REFUSAL_LOG_MS) {
-            options.log(`refused ${refusedForRoom} new session(s): all ${sessions.size} held are in use (raise --max-sessions to hold more)`);
-            refusedForRoom = 0;
-            refusalLoggedAt = Date.now();
+          overCap++;
+          if (Date.now() - overCapLoggedAt >= OVER_CAP_LOG_MS) {
+            options.log(`${overCap} new session(s) taken past --max-sessions: all ${sessions.size} held are in use`);
+            overCap = 0;
+            overCapLoggedAt = Date.now();
           }
-          return refuse(
-            res,
-            503,
-            `Too many sessions: all ${sessions.size} this server holds are in use. Retry in 5 s, or end a session you hold (DELETE with its Mcp-Session-Id); the server's operator can raise --max-sessions.`,
-            -32000,
-            { 'retry-after': '5' },
-          );
         }
         const { server: mcp, session } = createSession(options);
         const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

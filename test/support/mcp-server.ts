@@ -49,7 +49,7 @@ export function stdioClient(
   return { client: withRoots(client, roots), transport, exit, stderr: logged };
 }
 
-/** `serve --root root --http 0` with `env` added; resolves once it logs its URL. */
+/** `serve --root root --http 0` with `env` added; resolves once it has logged the line with its URL. */
 export async function startHttp(
   root: string,
   env: NodeJS.ProcessEnv = {},
@@ -62,7 +62,8 @@ export async function startHttp(
   const url = await new Promise<URL>((resolve, reject) => {
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      const match = /at (http:\/\/\S+\/mcp)/.exec(stderr);
+      // The whole line, so that what follows the URL on it is in `stderr()` too.
+      const match = /at (http:\/\/\S+\/mcp)[^\n]*\n/.exec(stderr);
       if (match?.[1] !== undefined) resolve(new URL(match[1]));
     });
     child.once('exit', () => reject(new Error(`server exited: ${stderr}`)));

@@ -2,6 +2,7 @@
  * `readpool serve` end to end: the built CLI spawned as a child process and driven by the MCP
  * SDK's own `Client`, over stdio and over streamable HTTP, as a host would drive it.
  */
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -58,6 +59,15 @@ async function seesRootsNarrowed(client: Client): Promise<void> {
   // The client's other root lies outside the served root: it adds nothing.
   const outside = (await client.callTool({ name: 'read', arguments: { path: ws.outside } })) as CallToolResult;
   expect(outside.isError).toBe(true);
+}
+
+/** The client reads normal.txt whole; then it closes and the server, sent SIGTERM, exits 0. */
+async function readsNormalThenStops(client: Client, child: ChildProcess, exit: Promise<number | null>): Promise<void> {
+  const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
+  expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
+  await client.close();
+  child.kill('SIGTERM');
+  expect(await exit).toBe(0);
 }
 
 /** Posts one JSON-RPC message to the server at `url`, in `session` when given, as a plain client would. */
@@ -166,11 +176,7 @@ describe('readpool serve over streamable HTTP', () => {
     expect(stderr()).toMatch(/serving MCP over HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp \(3 text threads\)/);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
-    const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
-    expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
-    await client.close();
-    child.kill('SIGTERM');
-    expect(await exit).toBe(0);
+    await readsNormalThenStops(client, child, exit);
   });
 
   it('narrows the served roots to the client roots, never widens them', async () => {
@@ -236,11 +242,7 @@ describe('readpool serve over streamable HTTP', () => {
     // Well past the idle time for the connected client too: its stream keeps its session.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(stderr().match(/closed after/g)).toHaveLength(1);
-    const text = (await client.callTool({ name: 'read', arguments: { path: 'normal.txt' } })) as CallToolResult;
-    expect(textOf(text)).toBe('1\talpha\n2\tbeta\n3\tgamma');
-    await client.close();
-    child.kill('SIGTERM');
-    expect(await exit).toBe(0);
+    await readsNormalThenStops(client, child, exit);
   });
 
   it('past --max-sessions, a new session closes the sessions idle the longest, never one in use, and is never refused', async () => {

@@ -12,7 +12,7 @@ const body = 'x'.repeat(CONTENT_CHARS - 64);
 function outcome(path: string, i: number): WireOutcome {
   // A fresh string per job, as a rendering is, so that nothing is shared between answers.
   const content = `${body}${path}:${i}`;
-  return [0, null, `src/file-${i}.ts`, CONTENT_CHARS, 1_700_000_000_000, `2049:${i}:${CONTENT_CHARS}:1700000000000:1700000000000`, '0123456789abcdef', content, 1, 141, 141, 0, 0, 0, false, 0, null, null, null, null, true];
+  return [0, null, `src/file-${i}.ts`, CONTENT_CHARS, 1_700_000_000_000, `2049:${i}:${CONTENT_CHARS}:1700000000000:1700000000000`, '0123456789abcdef', content, 1, 141, 141, 0, 0, 0, false, 0, null, null, null, null, true, false];
 }
 
 export default function answer(batch: JobBatch): (WireOutcome | number)[] {

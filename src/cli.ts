@@ -7,7 +7,8 @@ import { SERVE_USAGE } from './cli/serve-usage.js';
 import { print } from './cli/print.js';
 
 const USAGE = `usage: readpool read PATH [--offset N] [--limit N] [--column N] [--pages RANGE] [--root DIR]
-                     [--max-tokens N] [--max-bytes N] [--json] [--sha256] [--allow-binary] [--out FILE]
+                     [--max-tokens N] [--max-bytes N] [--json] [--sha256] [--allow-binary]
+                     [--encoding NAME] [--out FILE]
        readpool read [PATH] --dialect NAME [--tool NAME] [--input JSON] [--json] [--out FILE]
        readpool read-many PATTERN... [--root DIR] [--limit N] [--max-files N] [--json]
        readpool serve [--root DIR]... [--dialect NAME] [--http PORT] [--host ADDR] [--max-sessions N]
@@ -27,6 +28,9 @@ read: one file, numbered, with a notice saying how to read on.
   --json          print the whole result (or error) as JSON, media as base64
   --sha256        also compute the sha256 of the file
   --allow-binary  return files with NUL bytes as base64 instead of refusing them
+  --encoding NAME how to decode a file that is not UTF-8: auto (default: recognised from its
+                  first bytes), utf-8, or a legacy encoding (gb18030, shift_jis, euc-kr,
+                  windows-1252, ...)
   --out FILE      write an image or PDF page to FILE (several: FILE-1.jpg, FILE-2.jpg, ...)
   --dialect NAME  print what another tool would return: ${DIALECT_NAMES.join(', ')};
                   PATH fills the tool's path field, --input gives its other fields as JSON,

@@ -185,6 +185,7 @@ export function jobOf(request: ParsedRequest, absolute: string, seek: SeekHint |
     allowBinary: request.allowBinary,
     media: request.media,
     sha256: request.sha256,
+    encoding: request.encoding,
     deadline,
     render: request.render,
     hint: seek,

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { isRenderSpec, type RenderSpec } from './core/line-format.js';
+import { DECODINGS } from './core/sniff.js';
 import { MIN_MAX_BYTES, MIN_MAX_TOKENS } from './options.js';
 import type { ReadRequest } from './request.js';
 
@@ -25,6 +26,7 @@ const schema = z.strictObject({
   allowBinary: z.boolean().optional(),
   media: z.boolean().optional(),
   hash: z.literal('sha256').optional(),
+  encoding: z.enum(DECODINGS).optional(),
   maxBytes: wholeNumber(MIN_MAX_BYTES).optional(),
   maxTokens: wholeNumber(MIN_MAX_TOKENS).optional(),
   timeoutMs: wholeNumber(1).optional(),

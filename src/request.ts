@@ -1,4 +1,5 @@
 import { isRenderSpec, type RenderSpec } from './core/line-format.js';
+import { DECODINGS, type Decoding } from './core/sniff.js';
 import { MIN_MAX_BYTES, MIN_MAX_TOKENS, type ResolvedOptions } from './options.js';
 
 /**
@@ -19,6 +20,11 @@ export interface ReadRequest {
   allowBinary?: boolean | undefined;
   media?: boolean | undefined;
   hash?: 'sha256' | undefined;
+  /**
+   * How a file without a byte-order mark is decoded: `auto` (default) as UTF-8, or as the legacy
+   * encoding recognised when it is not UTF-8; `utf-8` always; or a legacy encoding by name.
+   */
+  encoding?: Decoding | undefined;
   maxBytes?: number | undefined;
   maxTokens?: number | undefined;
   timeoutMs?: number | undefined;
@@ -48,6 +54,7 @@ export interface ParsedRequest {
    */
   readonly media: boolean;
   readonly sha256: boolean;
+  readonly encoding: Decoding;
   readonly maxBytes: number;
   readonly maxTokens: number;
   readonly timeoutMs: number;
@@ -91,6 +98,7 @@ export function parseFast(input: unknown, options: ResolvedOptions): ParsedReque
   const session = r.session;
   if (session !== undefined && (typeof session !== 'string' || session.length < 1 || session.length > 256)) return null;
   if (r.hash !== undefined && r.hash !== 'sha256') return null;
+  if (r.encoding !== undefined && !(DECODINGS as readonly unknown[]).includes(r.encoding)) return null;
   if (r.pages !== undefined && (typeof r.pages !== 'string' || !PAGES.test(r.pages))) return null;
   if (r.accept !== undefined || (r.render !== undefined && !isRenderSpec(r.render))) return null;
   const within = r.within;
@@ -102,7 +110,7 @@ export function parseFast(input: unknown, options: ResolvedOptions): ParsedReque
 }
 
 const KNOWN = new Set([
-  'path', 'offset', 'limit', 'column', 'session', 'fresh', 'allowBinary', 'media', 'hash',
+  'path', 'offset', 'limit', 'column', 'session', 'fresh', 'allowBinary', 'media', 'hash', 'encoding',
   'maxBytes', 'maxTokens', 'timeoutMs', 'pages', 'accept', 'within', 'render',
 ]);
 
@@ -118,6 +126,7 @@ export function withDefaults(request: ReadRequest, options: ResolvedOptions): Pa
     allowBinary: request.allowBinary ?? false,
     media: request.media ?? true,
     sha256: request.hash === 'sha256',
+    encoding: request.encoding ?? 'auto',
     maxBytes: Math.min(request.maxBytes ?? options.maxBytes, options.maxBytes),
     maxTokens: Math.min(request.maxTokens ?? options.maxTokens, options.maxTokens),
     timeoutMs: Math.min(request.timeoutMs ?? options.timeoutMs, options.timeoutMs),

@@ -89,7 +89,8 @@ export class Place implements LearnMemo {
 
 /** The lines (and pages, and forms) a request asks for: what an unchanged-file stub stands for. */
 export function rangeOf(req: ParsedRequest): string {
-  return `${req.offset}:${req.limit}:${req.column}:${renderKey(req.render)}:${req.pages ?? ''}:${req.images ? 1 : 0}${req.pdf ? 1 : 0}${req.media ? 1 : 0}`;
+  const decoded = req.encoding === 'auto' ? '' : `:${req.encoding}`;
+  return `${req.offset}:${req.limit}:${req.column}:${renderKey(req.render)}:${req.pages ?? ''}:${req.images ? 1 : 0}${req.pdf ? 1 : 0}${req.media ? 1 : 0}${decoded}`;
 }
 
 /** Everything that shapes a result besides the file: the result cache's key with the version. */
@@ -117,7 +118,8 @@ export function isDefaultShape(req: ParsedRequest, defaults: ParsedRequest): boo
     req.maxBytes === defaults.maxBytes &&
     req.maxTokens === defaults.maxTokens &&
     !req.allowBinary &&
-    !req.sha256
+    !req.sha256 &&
+    req.encoding === 'auto'
   );
 }
 

@@ -139,6 +139,7 @@ export function textResult(payload: TextPayload, request: ParsedRequest, options
     maxBytes: request.maxBytes,
     maxTokens: request.maxTokens,
     maxLineChars: options.maxLineChars,
+    encoding: request.encoding,
   });
   // Frozen, because the result cache hands the same object to every caller.
   return Object.freeze(new TextResultRecord(payload, notice, truncationOf(payload)));
@@ -176,6 +177,7 @@ const TextResultRecord = function (this: Writable<TextResult>, payload: TextPayl
   this.firstCutLine = payload.firstCutLine;
   this.column = payload.column;
   this.encoding = payload.encoding;
+  this.invalidUtf8 = payload.invalidUtf8;
   this.bom = payload.bom;
   this.lineEnding = payload.lineEnding;
   this.size = payload.size;

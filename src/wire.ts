@@ -8,7 +8,7 @@ import type { RenderSpec } from './core/line-format.js';
 import type { ColumnFacts } from './core/column-window.js';
 import type { CompiledDenyRules } from './core/deny-matcher.js';
 import type { SliceLimits, StopReason } from './core/line-slicer.js';
-import type { LineEnding, TextEncoding } from './core/sniff.js';
+import { DECODINGS, LEGACY_ENCODINGS, type Decoding, type LineEnding, type TextEncoding } from './core/sniff.js';
 import { contentPieces, joinPieces } from './core/slice-result.js';
 import type { ThreadPriority } from './io/thread-priority.js';
 
@@ -87,6 +87,8 @@ export interface JobSpec {
   /** False: a binary file is never offered to the media pool (see `ParsedRequest.media`). Default true. */
   readonly media?: boolean;
   readonly sha256: boolean;
+  /** How a file without a BOM is decoded (see `Decoding`); absent: `auto`. */
+  readonly encoding?: Decoding;
   /** Wall-clock deadline (`Date.now()` scale), checked between chunks. */
   readonly deadline: number;
   /** A dialect's line render, or null for the native one the workers already hold. */
@@ -113,6 +115,7 @@ export interface TextJob {
   /** False: a binary file is never offered to the media pool. Default true. */
   readonly media?: boolean;
   readonly sha256: boolean;
+  readonly encoding: Decoding;
   readonly deadline: number;
   /** Index of this read's flag in `WorkerConfig.cancel`. */
   readonly slot: number;
@@ -157,7 +160,7 @@ export interface JobBatch {
   readonly renders?: readonly RenderSpec[];
 }
 
-const PARAMS = 10;
+const PARAMS = 11;
 const FLAG_BINARY = 1;
 const FLAG_SHA256 = 2;
 const FLAG_NO_MEDIA = 4;
@@ -244,6 +247,7 @@ export function encodeBatch(jobs: readonly SlottedSpec[]): JobBatch {
     params[at + 7] = slot;
     params[at + 8] = spec.column;
     params[at + 9] = size ?? -1;
+    params[at + 10] = spec.encoding === undefined ? 0 : DECODINGS.indexOf(spec.encoding);
   });
   const paths = jobs.map(({ spec }) => spec.path);
   const batch: { paths: string[]; params: Float64Array; hints?: (SeekHint | null)[]; renders?: RenderSpec[] } = { paths, params };
@@ -280,6 +284,7 @@ export function decodeJob(batch: JobBatch, i: number, config: WorkerConfig): Tex
     allowBinary: (flags & FLAG_BINARY) !== 0,
     media: (flags & FLAG_NO_MEDIA) === 0,
     sha256: (flags & FLAG_SHA256) !== 0,
+    encoding: DECODINGS[p[at + 10] ?? 0] ?? 'auto',
     deadline: p[at + 5] ?? 0,
     slot: p[at + 7] ?? 0,
     hint: batch.hints?.[i] ?? null,
@@ -320,6 +325,11 @@ export interface TextPayload extends FileFacts {
   readonly firstCutLine: number | null;
   readonly column: ColumnFacts | null;
   readonly encoding: TextEncoding;
+  /**
+   * The file is not valid UTF-8 and its encoding was not recognised: its bytes that are not
+   * UTF-8 are shown as U+FFFD (`encoding` is then `utf-8`). Judged from its first bytes.
+   */
+  readonly invalidUtf8: boolean;
   readonly bom: boolean;
   readonly lineEnding: LineEnding;
   readonly sha256: string | null;
@@ -395,6 +405,7 @@ export type WireOutcome =
       firstCutLine: number | null,
       column: ColumnFacts | null,
       finalBreak: boolean,
+      invalidUtf8: boolean,
     ]
   | readonly [kind: 1, path: string, relativePath: string, size: number, mtimeMs: number, version: string, xxh64: string, data: string, sha256: string]
   | readonly [kind: 2, code: ReadErrorCode, details: Readonly<Record<string, unknown>>]
@@ -402,7 +413,7 @@ export type WireOutcome =
   | readonly [kind: 4, version: string, xxh64: string];
 
 const STOPS: readonly (StopReason | null)[] = [null, 'lines', 'bytes', 'tokens'];
-const ENCODINGS: readonly TextEncoding[] = ['utf-8', 'utf-16le', 'utf-16be'];
+const ENCODINGS: readonly TextEncoding[] = ['utf-8', 'utf-16le', 'utf-16be', ...LEGACY_ENCODINGS];
 const ENDINGS: readonly LineEnding[] = ['lf', 'crlf', 'cr', 'mixed', 'none'];
 
 /** `requested` is the job's path: a text outcome read at that very path does not repeat it. */
@@ -415,7 +426,7 @@ export function encodeOutcome(outcome: PoolAnswer | HashAnswer, requested: strin
   return [
     0, v.path === requested ? null : v.path, v.relativePath, v.size, v.mtimeMs, v.version, v.xxh64, contentPieces(v) ?? v.content, v.startLine, v.endLine,
     v.totalLines, STOPS.indexOf(v.stop), v.cutLines, ENCODINGS.indexOf(v.encoding), v.bom, ENDINGS.indexOf(v.lineEnding), v.sha256, v.index,
-    v.firstCutLine, v.column, v.finalBreak,
+    v.firstCutLine, v.column, v.finalBreak, v.invalidUtf8,
   ];
 }
 
@@ -434,7 +445,7 @@ export function decodeOutcome(wire: WireOutcome, requested: string): PoolAnswer 
       return { ok: true, value: { kind: 'binary', path, relativePath, size, mtimeMs, version, xxh64, data, sha256 } };
     }
     case 0: {
-      const [, sent, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stopAt, cutLines, encodingAt, bom, endingAt, sha256, index, firstCutLine, column, finalBreak] = wire;
+      const [, sent, relativePath, size, mtimeMs, version, xxh64, content, startLine, endLine, totalLines, stopAt, cutLines, encodingAt, bom, endingAt, sha256, index, firstCutLine, column, finalBreak, invalidUtf8] = wire;
       const stop = STOPS[stopAt] ?? null;
       const encoding = ENCODINGS[encodingAt] ?? 'utf-8';
       const lineEnding = ENDINGS[endingAt] ?? 'none';
@@ -443,7 +454,7 @@ export function decodeOutcome(wire: WireOutcome, requested: string): PoolAnswer 
         value: {
           kind: 'text', path: sent ?? requested, relativePath, size, mtimeMs, version, xxh64,
           content: typeof content === 'string' ? content : joinPieces(content), startLine, endLine,
-          totalLines, stop, finalBreak, cutLines, firstCutLine, column, encoding, bom, lineEnding, sha256, index,
+          totalLines, stop, finalBreak, cutLines, firstCutLine, column, encoding, invalidUtf8, bom, lineEnding, sha256, index,
         },
       };
     }

@@ -81,7 +81,7 @@ describe('the result cache', () => {
     // which the checker cannot hold to the type field by field).
     const fields = {
       kind: true, path: true, relativePath: true, content: true, startLine: true, endLine: true, totalLines: true, finalBreak: true,
-      truncated: true, notice: true, cutLines: true, firstCutLine: true, column: true, encoding: true, bom: true, lineEnding: true,
+      truncated: true, notice: true, cutLines: true, firstCutLine: true, column: true, encoding: true, invalidUtf8: true, bom: true, lineEnding: true,
       size: true, mtimeMs: true, version: true, xxh64: true, sha256: true,
     } satisfies Record<keyof TextResult, true>;
     expect(Object.keys(result)).toEqual(Object.keys(fields));

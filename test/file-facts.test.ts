@@ -7,7 +7,7 @@ function payload(version: string, extra: Partial<TextPayload> = {}): TextPayload
   return {
     kind: 'text', path: '/root/a.txt', relativePath: 'a.txt', size: 6, mtimeMs: 1, version, xxh64: `hash-of-${version}`,
     content: '1\thello', startLine: 1, endLine: 1, totalLines: 1, stop: null, finalBreak: true, cutLines: 0, firstCutLine: null,
-    column: null, encoding: 'utf-8', bom: false, lineEnding: 'lf', sha256: null, index: null, ...extra,
+    column: null, encoding: 'utf-8', invalidUtf8: false, bom: false, lineEnding: 'lf', sha256: null, index: null, ...extra,
   };
 }
 

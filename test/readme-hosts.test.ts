@@ -96,7 +96,7 @@ describe('the README host sections', () => {
     fs.writeFileSync(file, snippet('tools'));
     const run = spawnSync(process.execPath, [file], { cwd: root, encoding: 'utf8', timeout: 30_000 });
     expect(run.stderr).toBe('');
-    expect(run.stdout).toContain('read path offset limit column pages fresh allowBinary\n');
+    expect(run.stdout).toContain('read path offset limit column pages fresh allowBinary encoding\n');
     expect(run.stdout).toContain('false {"type":"text","text":"1\\t# readpool\\n2\\t\\n3\\tA sandboxed file-read engine."}\n');
   });
 

@@ -4,6 +4,7 @@
  * dialect's tool returns for `--input JSON` (PATH fills the tool's first required field).
  */
 import { parseArgs } from 'node:util';
+import { DECODINGS, type Decoding } from '../core/sniff.js';
 import { createEngine } from '../engine.js';
 import { ReadError } from '../errors.js';
 import type { EngineOptions } from '../options.js';
@@ -25,6 +26,7 @@ export const READ_OPTIONS = {
   json: { type: 'boolean', default: false },
   sha256: { type: 'boolean', default: false },
   'allow-binary': { type: 'boolean', default: false },
+  encoding: { type: 'string' },
   out: { type: 'string' },
   dialect: { type: 'string' },
   tool: { type: 'string' },
@@ -81,7 +83,7 @@ export async function runRead(argv: readonly string[], usageError: UsageError): 
   }
 }
 
-type ReadValues = Partial<Record<'offset' | 'limit' | 'column' | 'pages', string>> & { sha256: boolean; 'allow-binary': boolean };
+type ReadValues = Partial<Record<'offset' | 'limit' | 'column' | 'pages' | 'encoding', string>> & { sha256: boolean; 'allow-binary': boolean };
 
 function nativeRequest(file: string, values: ReadValues, usageError: UsageError): ReadRequest {
   const request: ReadRequest = { path: file };
@@ -94,6 +96,10 @@ function nativeRequest(file: string, values: ReadValues, usageError: UsageError)
   if (values.pages !== undefined) request.pages = values.pages;
   if (values.sha256) request.hash = 'sha256';
   if (values['allow-binary']) request.allowBinary = true;
+  if (values.encoding !== undefined) {
+    if (!isDecoding(values.encoding)) usageError(`--encoding must be one of ${DECODINGS.join(', ')}`);
+    request.encoding = values.encoding;
+  }
   return request;
 }
 
@@ -120,4 +126,8 @@ function parseInput(json: string, usageError: UsageError): Record<string, unknow
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) usageError('--input must be a JSON object');
   return input as Record<string, unknown>;
+}
+
+function isDecoding(value: string): value is Decoding {
+  return (DECODINGS as readonly string[]).includes(value);
 }

@@ -1,5 +1,44 @@
-/** Text encodings readpool decodes. Files without a BOM are read as UTF-8. */
-export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+/**
+ * The legacy encodings readpool decodes, by their WHATWG names (what `TextDecoder` takes and
+ * reports). ISO-8859-1 and ISO-8859-9 are read as their Windows supersets, as browsers do.
+ */
+export const LEGACY_ENCODINGS = [
+  'gb18030',
+  'big5',
+  'shift_jis',
+  'euc-jp',
+  'euc-kr',
+  'windows-1250',
+  'windows-1251',
+  'windows-1252',
+  'windows-1253',
+  'windows-1254',
+  'windows-1255',
+  'windows-1256',
+  'iso-8859-2',
+  'iso-8859-5',
+  'iso-8859-6',
+  'iso-8859-7',
+  'iso-8859-8',
+  'koi8-r',
+] as const;
+
+export type LegacyEncoding = (typeof LEGACY_ENCODINGS)[number];
+
+/**
+ * How a request has a file without a BOM decoded: `auto` (the default) recognises a legacy
+ * encoding when the file is not UTF-8; `utf-8` never does (the tools the dialects stand in for
+ * read UTF-8 only); a legacy encoding by name is used as it is.
+ */
+export const DECODINGS = ['auto', 'utf-8', ...LEGACY_ENCODINGS] as const;
+
+export type Decoding = (typeof DECODINGS)[number];
+
+/**
+ * Text encodings readpool decodes: UTF-16 by its BOM; a file without one as UTF-8, or as the
+ * legacy encoding its first bytes show when they are not UTF-8 (see `encodingOf`).
+ */
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | LegacyEncoding;
 
 export interface HeadSniff {
   readonly encoding: TextEncoding;

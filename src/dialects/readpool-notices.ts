@@ -4,11 +4,14 @@
  * images and PDFs. Each says what the model holds and the exact call that reads on.
  */
 import type { LastRead, ReadFacts } from '../cache/sessions.js';
+import type { Decoding } from '../core/sniff.js';
 import type { TextPayload } from '../wire.js';
 import { TOOL_NAME } from './readpool.js';
 
 type NoticeFacts = Pick<TextPayload, 'startLine' | 'endLine' | 'totalLines' | 'stop' | 'cutLines' | 'firstCutLine'> & {
   readonly column?: TextPayload['column'];
+  readonly encoding?: TextPayload['encoding'];
+  readonly invalidUtf8?: boolean;
 };
 
 export interface NoticeContext {
@@ -16,6 +19,8 @@ export interface NoticeContext {
   readonly maxBytes: number;
   readonly maxTokens: number;
   readonly maxLineChars: number;
+  /** The decoding the request asked for (default `auto`: the encoding was recognised). */
+  readonly encoding?: Decoding;
 }
 
 /** The notice that follows a text window, or null when the window needs none. */
@@ -71,7 +76,35 @@ export function describeWindow(facts: NoticeFacts, context: NoticeContext): stri
         `and cut where marked. To read line ${first} in full, page by page, call ${TOOL_NAME} with offset=${first}, column=1.]`,
     );
   }
+  const encoding = describeEncoding(facts, context.encoding ?? 'auto');
+  if (encoding !== null) parts.push(encoding);
   return parts.length === 0 ? null : parts.join('\n');
+}
+
+/** What a model must know of a file that is not UTF-8 (or UTF-16 by its BOM), or null. */
+function describeEncoding({ encoding = 'utf-8', invalidUtf8 = false }: Pick<NoticeFacts, 'encoding' | 'invalidUtf8'>, asked: Decoding): string | null {
+  if (invalidUtf8 && asked === 'utf-8') {
+    return `[This file is not valid UTF-8: its bytes that are not UTF-8 are shown as \uFFFD. Call ${TOOL_NAME} with encoding: "auto" to have its encoding recognised, or name it.]`;
+  }
+  if (invalidUtf8) {
+    return (
+      '[This file is not valid UTF-8 and its encoding was not recognised: its bytes that are not UTF-8 are shown as \uFFFD. ' +
+      `If you know its encoding, call ${TOOL_NAME} again with encoding set to it (for example encoding: "shift_jis"); ` +
+      `if it is binary data, with allowBinary: true to receive its bytes as base64.]`
+    );
+  }
+  if (encoding === 'utf-8' || encoding === 'utf-16le' || encoding === 'utf-16be') return null;
+  const name = encodingName(encoding);
+  if (asked === encoding) return `[Decoded from ${name}, as asked. Keep the file in ${name} when you write it back.]`;
+  return `[This file is in ${name}, not UTF-8 (recognised from its first bytes), and is shown decoded. Keep it in ${name} when you write it back.]`;
+}
+
+/** An encoding as people write it: GB18030, Shift_JIS, Big5, Windows-1251, ISO-8859-2. */
+function encodingName(encoding: string): string {
+  if (encoding === 'shift_jis') return 'Shift_JIS';
+  if (encoding === 'big5') return 'Big5';
+  if (encoding.startsWith('windows-')) return `Windows-${encoding.slice('windows-'.length)}`;
+  return encoding.toUpperCase();
 }
 
 /** The text of an `unchanged` answer: what the session already holds, and how to get it again. */

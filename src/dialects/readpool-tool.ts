@@ -6,6 +6,7 @@
  * and `readpool-notices.ts` (notices).
  */
 import { z } from 'zod';
+import { DECODINGS } from '../core/sniff.js';
 import type { Engine } from '../engine.js';
 import type { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
@@ -23,6 +24,7 @@ const DESCRIPTION = `Reads a file from the workspace: text as numbered lines (\`
 - PDFs of more than 10 pages need pages (for example "1-5", at most 20 pages a call).
 - Re-reading content you already hold in this session returns a short "unchanged" notice instead of the content; pass fresh: true if it is no longer in your context.
 - Binary files are refused unless allowBinary is true (then returned as base64).
+- Files in legacy encodings (GBK, Shift_JIS, Windows-1252...) are decoded; the notice names the encoding.
 - You can read several files in parallel.`;
 
 const TOOL = { name: TOOL_NAME, title: 'Read file', description: DESCRIPTION } as const;
@@ -43,6 +45,10 @@ const schema = z.strictObject({
   pages: z.string().optional().describe('PDF pages to return, like "3" or "1-5" (at most 20). Needed for PDFs over 10 pages.'),
   fresh: z.boolean().optional().describe('Return the content even if this session read it before and it is unchanged.'),
   allowBinary: z.boolean().optional().describe('Return a binary file (NUL bytes) as base64 instead of refusing it.'),
+  encoding: z
+    .enum(DECODINGS)
+    .optional()
+    .describe('How to decode a file that is not UTF-8: auto (default) recognises GB18030, Big5, Shift_JIS, EUC-KR, Windows-1252 and other legacy encodings; name one when you know it.'),
 });
 
 type Input = z.output<typeof schema>;
@@ -55,6 +61,7 @@ function requestOf(input: Input): ReadRequest {
   if (input.pages !== undefined) request.pages = input.pages;
   if (input.fresh !== undefined) request.fresh = input.fresh;
   if (input.allowBinary !== undefined) request.allowBinary = input.allowBinary;
+  request.encoding = input.encoding ?? 'auto';
   return request;
 }
 

@@ -118,9 +118,13 @@ export function defineTool<S extends z.ZodType>(tool: DialectTool<S>): ToolDefin
   };
 }
 
-/** A request with the call's session and accept folded in, read with the call's signal. */
+/**
+ * A request with the call's session and accept folded in, read with the call's signal. Decoded
+ * as UTF-8 unless it says otherwise: the tools the dialects stand in for read UTF-8 only, and
+ * show other bytes as U+FFFD; readpool's own tool asks for `auto`.
+ */
 export function readFor(engine: Engine, request: ReadRequest, context: ToolContext): Promise<ReadResult> {
-  const full: ReadRequest = { ...request };
+  const full: ReadRequest = { encoding: 'utf-8', ...request };
   if (context.session !== undefined) full.session = context.session;
   if (context.accept !== undefined) full.accept = { ...context.accept, ...request.accept };
   if (context.roots !== undefined) full.within = [...context.roots];

@@ -6,7 +6,8 @@ import type { XXHashAPI } from 'xxhash-wasm';
 import { SimdLineFeeds } from '../core/line-feeds.js';
 import { LineSlicer, windowFields } from '../core/line-slicer.js';
 import { carryPieces } from '../core/slice-result.js';
-import { SNIFF_BYTES, sniffHead, summariseEndings } from '../core/sniff.js';
+import { SNIFF_BYTES, sniffHead, summariseEndings, type HeadSniff } from '../core/sniff.js';
+import { encodingOf, INVALID_UTF8_VERDICT, isUtf8Start, UTF8_VERDICT, type EncodingVerdict } from '../core/text-encodings.js';
 import { sniffMedia } from '../media/kind.js';
 import type { BinaryPayload, FilePayload, HashAnswer, SeekHint, TextJob, TextPayload } from '../wire.js';
 import { openChecked, type OpenedFile } from './open-checked.js';
@@ -131,11 +132,13 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
   let read = fs.readSync(opened.fd, scratch, 0, asked, 0);
   const sniff = sniffHead(scratch.subarray(0, read));
   if (sniff.nulAt !== -1) return binaryOrRefuse(reading, job, sniff.nulAt);
+  const { encoding, invalidUtf8 } = decodingOf(sniff, job, scratch.subarray(0, read), read === size);
+  const utf16 = encoding === 'utf-16le' || encoding === 'utf-16be';
 
   // The BOM is skipped by hand, so a second one in the text is kept as text, not eaten.
-  const decoder = sniff.encoding === 'utf-8' ? null : new TextDecoder(sniff.encoding, { ignoreBOM: true });
-  // Byte offsets index only UTF-8, which the slicer sees as the file's own bytes.
-  const indexEvery = decoder === null && size >= INDEX_MIN_BYTES ? INDEX_EVERY : 0;
+  const decoder = encoding === 'utf-8' ? null : new TextDecoder(encoding, { ignoreBOM: true });
+  // Byte offsets index only valid UTF-8, which the slicer sees as the file's own bytes.
+  const indexEvery = decoder === null && !invalidUtf8 && size >= INDEX_MIN_BYTES ? INDEX_EVERY : 0;
   const slicer = new LineSlicer(job.limits, job.render, { indexEvery, feeds: tools.feeds });
   recent.slicer = slicer;
   const sha = job.sha256 ? createSha256() : null;
@@ -152,13 +155,16 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
     xxh?.update(chunk);
     sha?.update(chunk);
     const body = position === 0 ? chunk.subarray(sniff.bomBytes) : chunk;
-    if (decoder === null) {
+    // A NUL byte is never part of a UTF-8 or legacy character; in UTF-16 it is, and a decoded
+    // U+0000 marks a binary file instead.
+    if (!utf16) {
       const nul = chunk.indexOf(0, position === 0 ? SNIFF_BYTES : 0);
       if (nul !== -1) return binaryOrRefuse(reading, job, position + nul);
-      slicer.push(body, position === 0 ? sniff.bomBytes : position);
-    } else {
+    }
+    if (decoder === null) slicer.push(body, position === 0 ? sniff.bomBytes : position);
+    else {
       const text = decoder.decode(body, { stream: true });
-      const nul = text.indexOf('\0');
+      const nul = utf16 ? text.indexOf('\0') : -1;
       // Byte offset in the file: the chunk's, past the BOM on the first chunk, 2 bytes a unit.
       if (nul !== -1) return binaryOrRefuse(reading, job, position + (position === 0 ? sniff.bomBytes : 0) + 2 * nul);
       slicer.push(Buffer.from(text, 'utf8'));
@@ -183,7 +189,8 @@ function readWhole(reading: Reading, job: TextJob): TextPayload | BinaryPayload 
     kind: 'text',
     ...facts(opened, size, hashed ? xxh64 : null),
     ...windowFields(slice),
-    encoding: sniff.encoding,
+    encoding,
+    invalidUtf8,
     bom: sniff.bomBytes > 0,
     lineEnding: summariseEndings(slice.endings),
     sha256: sha === null ? null : sha.digest('hex'),
@@ -252,6 +259,7 @@ function readFromHint(reading: Reading, job: TextJob, hint: SeekHint): FilePaylo
     ...facts(opened, size, hint.xxh64),
     ...windowFields(slice),
     encoding: 'utf-8',
+    invalidUtf8: false,
     bom: hint.bom,
     lineEnding: summariseEndings(slice.endings),
     sha256: null,
@@ -273,7 +281,8 @@ function readTail(reading: Reading, job: TextJob): FilePayload {
   const headBytes = fs.readSync(opened.fd, scratch, 0, Math.min(SNIFF_BYTES, CHUNK_BYTES), 0);
   const sniff = sniffHead(scratch.subarray(0, headBytes));
   if (sniff.nulAt !== -1) return binaryOrRefuse(reading, job, sniff.nulAt);
-  if (size <= TAIL_EXACT_BYTES || sniff.encoding !== 'utf-8') {
+  // Searched backwards only as valid UTF-8: any other file is counted and read whole, twice.
+  if (size <= TAIL_EXACT_BYTES || decodingOf(sniff, job, scratch.subarray(0, headBytes), false) !== UTF8_VERDICT) {
     const counted = readWhole(reading, withOffset(job, Number.MAX_SAFE_INTEGER, 1));
     if (counted.kind === 'binary') return counted;
     const total = counted.totalLines ?? 0;
@@ -306,12 +315,24 @@ function readTail(reading: Reading, job: TextJob): FilePayload {
     ...windowFields(slice),
     totalLines: null,
     encoding: 'utf-8',
+    invalidUtf8: false,
     bom: sniff.bomBytes > 0,
     lineEnding: summariseEndings(slice.endings),
     sha256: null,
     index: null,
   };
   return carryPieces(payload, slice);
+}
+
+/**
+ * How a file is decoded: by its BOM when it has one; else as the job asks (see `Decoding`), with
+ * `auto` and `utf-8` told from the first bytes whether they are valid UTF-8.
+ */
+function decodingOf(sniff: HeadSniff, job: TextJob, head: Uint8Array, whole: boolean): EncodingVerdict {
+  if (sniff.bomBytes > 0) return sniff.encoding === 'utf-8' ? UTF8_VERDICT : { encoding: sniff.encoding, invalidUtf8: false };
+  if (job.encoding === 'auto') return encodingOf(head, whole);
+  if (job.encoding === 'utf-8') return isUtf8Start(head, whole) ? UTF8_VERDICT : INVALID_UTF8_VERDICT;
+  return { encoding: job.encoding, invalidUtf8: false };
 }
 
 function withOffset(job: TextJob, offset: number, limit: number): TextJob {

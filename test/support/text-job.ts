@@ -14,6 +14,7 @@ export function textJob(file: string, limits: Partial<SliceLimits> = {}): TextJo
     render: RENDER,
     allowBinary: false,
     sha256: false,
+    encoding: 'auto',
     hint: null,
     deferAbove: Infinity,
     deadline: Number.MAX_SAFE_INTEGER,

@@ -1,0 +1,193 @@
+import { Buffer } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodingOf } from '../src/core/text-encodings.js';
+import { createEngine, type Engine, type ReadResult, type TextResult } from '../src/index.js';
+import { createTools } from '../src/tools.js';
+import { CLI } from './support/cli-bin.js';
+import { encodeLegacy } from './support/legacy-encode.js';
+import { expectReadError } from './support/read-error.js';
+import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+
+// A paragraph or two of each language, as a file's comments or prose would hold: enough text for
+// an encoding to be recognised, as it is in real files.
+const TEXTS = {
+  gb18030: [
+    '本文件是一个测试。我们需要确认读取工具能够正确识别编码，并且把内容完整地交给模型。',
+    '如果编码识别错误，模型看到的将是乱码，无法继续工作。',
+    '配置文件中的注释通常使用中文书写，例如数据库地址、端口号以及超时时间。',
+  ],
+  shift_jis: [
+    'このファイルはテストです。読み込みツールが文字コードを正しく判定し、内容をそのままモデルに渡せることを確認します。',
+    '設定ファイルのコメントは日本語で書かれることが多く、例えばデータベースのアドレスやポート番号です。',
+  ],
+  'euc-kr': [
+    '이 파일은 시험용입니다. 읽기 도구가 문자 인코딩을 올바르게 판별하고 내용을 그대로 모델에 전달하는지 확인합니다.',
+    '설정 파일의 주석은 흔히 한국어로 작성되며, 예를 들어 데이터베이스 주소와 포트 번호입니다.',
+  ],
+  'windows-1251': [
+    'Этот файл предназначен для проверки. Инструмент чтения должен правильно определить кодировку и передать содержимое модели без искажений.',
+    'Комментарии в конфигурационных файлах часто пишут по-русски, например адрес базы данных и номер порта.',
+  ],
+} as const;
+type Language = keyof typeof TEXTS;
+const NAMES: Record<Language, string> = { gb18030: 'GB18030', shift_jis: 'Shift_JIS', 'euc-kr': 'EUC-KR', 'windows-1251': 'Windows-1251' };
+
+let root = '';
+let engine: Engine;
+
+function numbered(lines: readonly string[], first = 1): string {
+  return lines.map((line, index) => `${first + index}\t${line}`).join('\n');
+}
+
+function asText(result: ReadResult): TextResult {
+  if (result.kind !== 'text') throw new Error(`expected a text result, got ${result.kind}`);
+  return result;
+}
+
+/** Lines `1..count` of a language's text, repeated, each numbered in the text so pages can be told apart. */
+function manyLines(language: Language, count: number): string[] {
+  const text = TEXTS[language];
+  return Array.from({ length: count }, (_, i) => `${i + 1}: ${text[i % text.length] ?? ''}`);
+}
+
+beforeAll(async () => {
+  root = makeTempDir();
+  for (const language of Object.keys(TEXTS) as Language[]) {
+    writeFile(root, `${language}.txt`, encodeLegacy(`${TEXTS[language].join('\n')}\n`, language));
+  }
+  // "café crème" in Latin-1: two bytes outside ASCII are too few to tell an encoding by.
+  writeFile(root, 'few-bytes.txt', Buffer.from('caf\xe9 cr\xe8me\nsecond line\n', 'latin1'));
+  engine = await createEngine({ root, threads: 2 });
+});
+
+afterAll(async () => {
+  await engine.close();
+  removeTempDir(root);
+});
+
+describe('files in a legacy encoding', () => {
+  it.each(Object.keys(TEXTS) as Language[])('decodes a %s file and says which encoding it is in, and to keep it when writing back', async (language) => {
+    const result = asText(await engine.read({ path: `${language}.txt` }));
+    expect(result.encoding).toBe(language);
+    expect(result.invalidUtf8).toBe(false);
+    expect(result.content).toBe(numbered(TEXTS[language]));
+    expect(result.totalLines).toBe(TEXTS[language].length);
+    expect(result.notice).toBe(
+      `[This file is in ${NAMES[language]}, not UTF-8 (recognised from its first bytes), and is shown decoded. Keep it in ${NAMES[language]} when you write it back.]`,
+    );
+  });
+
+  it('decodes a large file across its read chunks, pages through it, and reads its tail with exact numbers', async () => {
+    // About 2.9 MB of GB18030: several 256 KiB chunks, each ending anywhere in a two-byte character.
+    const lines = manyLines('gb18030', 30_000);
+    writeFile(root, 'large-gb18030.txt', encodeLegacy(`${lines.join('\n')}\n`, 'gb18030'));
+    const first = asText(await engine.read({ path: 'large-gb18030.txt', limit: 100 }));
+    expect(first.encoding).toBe('gb18030');
+    expect(first.totalLines).toBe(30_000);
+    expect(first.content).toBe(numbered(lines.slice(0, 100)));
+    expect(first.notice).toContain('Call read with offset=101 to continue.');
+    expect(first.notice).toContain('This file is in GB18030');
+    const middle = asText(await engine.read({ path: 'large-gb18030.txt', offset: 17_001, limit: 50 }));
+    expect(middle.content).toBe(numbered(lines.slice(17_000, 17_050), 17_001));
+    const tail = asText(await engine.read({ path: 'large-gb18030.txt', offset: -3 }));
+    expect(tail.encoding).toBe('gb18030');
+    expect(tail.startLine).toBe(29_998);
+    expect(tail.content).toBe(numbered(lines.slice(-3), 29_998));
+  });
+
+  it('refuses a legacy-encoded file as binary at its first NUL byte, wherever it is', async () => {
+    const text = encodeLegacy(`${manyLines('shift_jis', 400).join('\n')}\n`, 'shift_jis');
+    const at = 20_000; // past the 8 KiB sniff
+    writeFile(root, 'nul-shift_jis.txt', Buffer.concat([text.subarray(0, at), Buffer.of(0), text.subarray(at)]));
+    const error = await expectReadError(engine.read({ path: 'nul-shift_jis.txt' }), 'binary_file');
+    expect(error.details.nulAt).toBe(at);
+  });
+});
+
+describe('files that are not valid UTF-8 in no recognised encoding', () => {
+  it('shows the bytes that are not UTF-8 as U+FFFD, flags the result and says how to get the bytes', async () => {
+    const result = asText(await engine.read({ path: 'few-bytes.txt' }));
+    expect(result.encoding).toBe('utf-8');
+    expect(result.invalidUtf8).toBe(true);
+    expect(result.content).toBe('1\tcaf\uFFFD cr\uFFFDme\n2\tsecond line');
+    expect(result.notice).toBe(
+      '[This file is not valid UTF-8 and its encoding was not recognised: its bytes that are not UTF-8 are shown as \uFFFD. ' +
+        'If you know its encoding, call read again with encoding set to it (for example encoding: "shift_jis"); ' +
+        'if it is binary data, with allowBinary: true to receive its bytes as base64.]',
+    );
+  });
+
+  it('reads valid UTF-8, however much of it lies outside ASCII, as UTF-8 with no notice', async () => {
+    const lines = ['naïve café — 本文件 — このファイル — 이 파일 — Этот файл', 'second line'];
+    writeFile(root, 'utf8.txt', `${lines.join('\n')}\n`);
+    const result = asText(await engine.read({ path: 'utf8.txt' }));
+    expect(result.encoding).toBe('utf-8');
+    expect(result.invalidUtf8).toBe(false);
+    expect(result.content).toBe(numbered(lines));
+    expect(result.notice).toBeNull();
+  });
+});
+
+describe('encodingOf, on the first bytes of a file', () => {
+  it('takes a valid UTF-8 start cut inside its last character for UTF-8', () => {
+    // 65 536 bytes of "aé…": the 64 KiB sample ends one byte into a two-byte character.
+    const bytes = Buffer.from(`a${'é'.repeat(40_000)}`, 'utf8');
+    expect(encodingOf(bytes, false)).toEqual({ encoding: 'utf-8', invalidUtf8: false });
+    // The same cut in a file that ends there is a broken last character.
+    expect(encodingOf(bytes.subarray(0, 65_536), true)).toEqual({ encoding: 'utf-8', invalidUtf8: true });
+  });
+
+  it('recognises each legacy encoding from a paragraph, and gives up on a few stray bytes', () => {
+    for (const language of Object.keys(TEXTS) as Language[]) {
+      expect(encodingOf(encodeLegacy(TEXTS[language].join('\n'), language), true).encoding).toBe(language);
+    }
+    expect(encodingOf(Buffer.from('r\xe9sum\xe9', 'latin1'), true)).toEqual({ encoding: 'utf-8', invalidUtf8: true });
+  });
+});
+
+describe('a request that names the decoding', () => {
+  it('decodes a file in the encoding it names, and says so', async () => {
+    const result = asText(await engine.read({ path: 'few-bytes.txt', encoding: 'windows-1252' }));
+    expect(result.encoding).toBe('windows-1252');
+    expect(result.invalidUtf8).toBe(false);
+    expect(result.content).toBe('1\tcafé crème\n2\tsecond line');
+    expect(result.notice).toBe('[Decoded from Windows-1252, as asked. Keep the file in Windows-1252 when you write it back.]');
+  });
+
+  it('reads a legacy-encoded file as UTF-8 when asked to, and names the call that recognises it', async () => {
+    const result = asText(await engine.read({ path: 'gb18030.txt', encoding: 'utf-8' }));
+    expect(result.encoding).toBe('utf-8');
+    expect(result.invalidUtf8).toBe(true);
+    expect(result.content).toBe(numbered(encodeLegacy(TEXTS.gb18030.join('\n'), 'gb18030').toString('utf8').split('\n')));
+    expect(result.notice).toBe('[This file is not valid UTF-8: its bytes that are not UTF-8 are shown as \uFFFD. Call read with encoding: "auto" to have its encoding recognised, or name it.]');
+    // Its own cache entry: the default read of the same file still decodes it.
+    expect(asText(await engine.read({ path: 'gb18030.txt' })).encoding).toBe('gb18030');
+  });
+
+  it('refuses an encoding it does not know, naming the ones it does', async () => {
+    const error = await expectReadError(engine.read({ path: 'gb18030.txt', encoding: 'ebcdic' as never }), 'invalid_request');
+    expect(error.message).toContain('encoding');
+    expect(error.message).toContain('shift_jis');
+  });
+});
+
+describe('the dialects, which stand in for tools that read UTF-8 only', () => {
+  it('show a legacy-encoded file as those tools do: UTF-8 with U+FFFD', async () => {
+    const [readFile] = createTools(engine, 'gemini-cli');
+    const output = await readFile?.execute({ absolute_path: `${root}/gb18030.txt` });
+    const text = output?.content.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
+    expect(text).toBe(`${encodeLegacy(TEXTS.gb18030.join('\n'), 'gb18030').toString('utf8')}\n`);
+  });
+});
+
+describe('readpool read --encoding', () => {
+  it('decodes in the encoding named, and refuses a name it does not know with the list', () => {
+    const named = spawnSync(process.execPath, [CLI, 'read', 'few-bytes.txt', '--encoding', 'windows-1252'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(named.status).toBe(0);
+    expect(named.stdout).toBe('1\tcafé crème\n2\tsecond line\n\n[Decoded from Windows-1252, as asked. Keep the file in Windows-1252 when you write it back.]\n');
+    const unknown = spawnSync(process.execPath, [CLI, 'read', 'few-bytes.txt', '--encoding', 'ebcdic'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('--encoding must be one of auto, utf-8, gb18030,');
+  });
+});

@@ -96,6 +96,18 @@ describe('files in a legacy encoding', () => {
     expect(tail.content).toBe(numbered(lines.slice(-3), 29_998));
   });
 
+  it('reads a long legacy-encoded line by column, with the encoding named in the notice', async () => {
+    const line = TEXTS.gb18030[0].repeat(200);
+    writeFile(root, 'long-line-gb18030.txt', encodeLegacy(`${line}\nshort\n`, 'gb18030'));
+    const piece = asText(await engine.read({ path: 'long-line-gb18030.txt', offset: 1, column: 5001, maxBytes: 4096 }));
+    expect(piece.encoding).toBe('gb18030');
+    const shown = piece.content.slice('1\t'.length);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(line.slice(5000, 5000 + shown.length)).toBe(shown);
+    expect(piece.notice).toContain(`Call read with offset=1, column=${5001 + shown.length} to continue along this line.`);
+    expect(piece.notice).toContain('This file is in GB18030');
+  });
+
   it('refuses a legacy-encoded file as binary at its first NUL byte, wherever it is', async () => {
     const text = encodeLegacy(`${manyLines('shift_jis', 400).join('\n')}\n`, 'shift_jis');
     const at = 20_000; // past the 8 KiB sniff

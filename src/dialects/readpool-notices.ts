@@ -39,7 +39,7 @@ export function describeWindow(facts: NoticeFacts, context: NoticeContext): stri
           ? `[Line ${startLine} has fewer than ${column.first} characters. Call ${TOOL_NAME} with offset=${startLine}, column=1 to read it from its start.${next}]`
           : `[Showing characters ${column.first}-${column.last} of ${of}: the end of the line.${next}]`,
     );
-    return parts.join('\n');
+    return withEncoding(parts, facts, context);
   }
   if (totalLines === null) {
     // A tail read of a large file: numbered from the end, never counted whole.
@@ -76,6 +76,11 @@ export function describeWindow(facts: NoticeFacts, context: NoticeContext): stri
         `and cut where marked. To read line ${first} in full, page by page, call ${TOOL_NAME} with offset=${first}, column=1.]`,
     );
   }
+  return withEncoding(parts, facts, context);
+}
+
+/** The notice's parts with what a model must know of the file's encoding, or null when there are none. */
+function withEncoding(parts: string[], facts: NoticeFacts, context: NoticeContext): string | null {
   const encoding = describeEncoding(facts, context.encoding ?? 'auto');
   if (encoding !== null) parts.push(encoding);
   return parts.length === 0 ? null : parts.join('\n');

@@ -87,7 +87,9 @@ export class ReadWork {
   launch(flightKey: string, read: MissingRead): Flight {
     const { options, scheduler, media, flights, facts, ledger } = this.#p;
     const { req, absolute, version, size } = read;
-    const known = version === null || req.sha256 ? undefined : facts.get(version);
+    // Line indexes are of UTF-8 files, read as UTF-8: not for a request that names another encoding.
+    const decodedAsIndexed = req.encoding === 'auto' || req.encoding === 'utf-8';
+    const known = version === null || req.sha256 || !decodedAsIndexed ? undefined : facts.get(version);
     const seek = known === undefined || version === null ? null : seekHint(version, known, req.offset);
     // A page read ahead counts when its reader takes it (as a result hit), not here.
     if (seek !== null && read.ahead !== true) ledger.lineIndexHits++;

@@ -167,6 +167,26 @@ describe('a request that names the decoding', () => {
     expect(result.notice).toBe('[Decoded from Windows-1252, as asked. Keep the file in Windows-1252 when you write it back.]');
   });
 
+  it('decodes a page of an indexed UTF-8 file in the encoding named, not through the index', async () => {
+    // 1.8 MB of ASCII: scanned whole once, its line index lets later pages seek, as UTF-8
+    // (at once: with settleMs 0 a version is trusted as soon as it is read).
+    const lines = Array.from({ length: 30_000 }, (_, i) => `line ${i + 1} of an ASCII log, long enough to pass a mebibyte`);
+    writeFile(root, 'indexed.log', `${lines.join('\n')}\n`);
+    const seeking = await createEngine({ root, threads: 2, settleMs: 0 });
+    try {
+      expect(asText(await seeking.read({ path: 'indexed.log', limit: 1 })).totalLines).toBe(30_000);
+      expect(seeking.stats().cache.lineIndex.versions).toBe(1);
+      const page = asText(await seeking.read({ path: 'indexed.log', offset: 20_001, limit: 2, encoding: 'windows-1252' }));
+      expect(page.encoding).toBe('windows-1252');
+      expect(page.content).toBe(numbered(lines.slice(20_000, 20_002), 20_001));
+      const seeks = seeking.stats().cache.lineIndex.hits;
+      expect(asText(await seeking.read({ path: 'indexed.log', offset: 20_001, limit: 2 })).encoding).toBe('utf-8');
+      expect(seeking.stats().cache.lineIndex.hits).toBe(seeks + 1);
+    } finally {
+      await seeking.close();
+    }
+  });
+
   it('reads a legacy-encoded file as UTF-8 when asked to, and names the call that recognises it', async () => {
     const result = asText(await engine.read({ path: 'gb18030.txt', encoding: 'utf-8' }));
     expect(result.encoding).toBe('utf-8');

@@ -16,8 +16,7 @@ import type { LegacyEncoding, TextEncoding } from './sniff.js';
 const load = createRequire(import.meta.url);
 let detector: typeof Chardet | null = null;
 
-
-/** chardet's names for what it recognises, as the encodings above. */
+/** chardet's names for what it recognises, as the legacy encodings readpool decodes. */
 const BY_DETECTED_NAME: Readonly<Record<string, LegacyEncoding>> = {
   GB18030: 'gb18030',
   Big5: 'big5',

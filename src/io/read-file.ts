@@ -7,7 +7,7 @@ import { SimdLineFeeds } from '../core/line-feeds.js';
 import { LineSlicer, windowFields } from '../core/line-slicer.js';
 import { carryPieces } from '../core/slice-result.js';
 import { SNIFF_BYTES, sniffHead, summariseEndings, type HeadSniff } from '../core/sniff.js';
-import { encodingOf, INVALID_UTF8_VERDICT, isUtf8Start, UTF8_VERDICT, type EncodingVerdict } from '../core/text-encodings.js';
+import { DETECT_BYTES, encodingOf, INVALID_UTF8_VERDICT, isUtf8Start, UTF8_VERDICT, type EncodingVerdict } from '../core/text-encodings.js';
 import { sniffMedia } from '../media/kind.js';
 import type { BinaryPayload, FilePayload, HashAnswer, SeekHint, TextJob, TextPayload } from '../wire.js';
 import { openChecked, type OpenedFile } from './open-checked.js';
@@ -278,7 +278,8 @@ function readTail(reading: Reading, job: TextJob): FilePayload {
   const { tools, opened, size, cancelled } = reading;
   const { scratch } = tools;
   const want = -job.limits.offset;
-  const headBytes = fs.readSync(opened.fd, scratch, 0, Math.min(SNIFF_BYTES, CHUNK_BYTES), 0);
+  // As much of the start as a whole read judges the encoding by.
+  const headBytes = fs.readSync(opened.fd, scratch, 0, Math.min(DETECT_BYTES, CHUNK_BYTES), 0);
   const sniff = sniffHead(scratch.subarray(0, headBytes));
   if (sniff.nulAt !== -1) return binaryOrRefuse(reading, job, sniff.nulAt);
   // Searched backwards only as valid UTF-8: any other file is counted and read whole, twice.

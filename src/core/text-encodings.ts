@@ -55,6 +55,15 @@ const MIN_HIGH_BYTES = 32;
 const MIN_CONFIDENCE = 50;
 const MIN_LEADING_CONFIDENCE = 25;
 
+/**
+ * Bytes chardet analyses, from just before the first byte outside ASCII. It took 20 to 36 ms
+ * over 64 KiB (GBK, Shift_JIS, random bytes), on every miss of such a file; over the first 2, 4
+ * and 8 KiB of a GBK file 1.4, 1.7 and 3.6 ms, each answering GB18030 at 100. A 64 KB GBK file
+ * took 4.8 to 5.1 ms a read with 8 KiB analysed, 3.3 to 3.7 with 4, against 0.8 to 1.0 for
+ * its text in UTF-8.
+ */
+const ANALYSED_BYTES = 4 * 1024;
+
 export interface EncodingVerdict {
   /** `utf-8`, UTF-16 by a BOM, or the legacy encoding recognised or asked for. */
   readonly encoding: TextEncoding;
@@ -74,7 +83,7 @@ export const INVALID_UTF8_VERDICT: EncodingVerdict = Object.freeze({ encoding: '
  */
 export function encodingOf(head: Uint8Array, whole: boolean): EncodingVerdict {
   if (isUtf8Start(head, whole)) return UTF8_VERDICT;
-  const sample = sampleOf(head);
+  const sample = analysedPart(sampleOf(head));
   const { high, controls } = countBytes(sample);
   // Control characters other than tabs, line breaks and escapes mark binary data (a PDF's
   // compressed streams without a NUL byte came out as Windows-1252 at 31, twice the next
@@ -96,6 +105,15 @@ export function isUtf8Start(head: Uint8Array, whole: boolean): boolean {
 
 function sampleOf(head: Uint8Array): Uint8Array {
   return head.length > DETECT_BYTES ? head.subarray(0, DETECT_BYTES) : head;
+}
+
+/** `ANALYSED_BYTES` of `sample` from a little before its first byte outside ASCII. */
+function analysedPart(sample: Uint8Array): Uint8Array {
+  if (sample.length <= ANALYSED_BYTES) return sample;
+  let first = 0;
+  while (first < sample.length && (sample[first] ?? 0) < 0x80) first++;
+  const from = Math.max(0, Math.min(first - 256, sample.length - ANALYSED_BYTES));
+  return sample.subarray(from, from + ANALYSED_BYTES);
 }
 
 /** The length of `bytes` without a last multi-byte character that may be cut short. */

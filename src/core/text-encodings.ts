@@ -89,13 +89,39 @@ export function encodingOf(head: Uint8Array, whole: boolean): EncodingVerdict {
   // compressed streams without a NUL byte came out as Windows-1252 at 31, twice the next
   // guess: 35 such bytes in 1 527), not legacy text.
   if (high < MIN_HIGH_BYTES || controls > sample.length / 1000) return INVALID_UTF8_VERDICT;
-  detector ??= load('chardet') as typeof Chardet;
-  const [first, second] = detector.analyse(sample);
+  const [first, second] = analyse(sample);
   const encoding = first === undefined ? undefined : BY_DETECTED_NAME[first.name];
-  if (first === undefined || encoding === undefined) return INVALID_UTF8_VERDICT;
+  if (first === undefined || encoding === undefined || !decodable(encoding)) return INVALID_UTF8_VERDICT;
   const leads = first.confidence >= MIN_LEADING_CONFIDENCE && first.confidence >= 2 * (second?.confidence ?? 0);
   return first.confidence >= MIN_CONFIDENCE || leads ? { encoding, invalidUtf8: false } : INVALID_UTF8_VERDICT;
 }
+
+/** chardet's guesses, best first; none when it cannot be loaded or fails (the file then reads as UTF-8). */
+function analyse(sample: Uint8Array): Chardet.AnalyseResult {
+  try {
+    detector ??= load('chardet') as typeof Chardet;
+    return detector.analyse(sample);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether this Node decodes `encoding` (a build without full ICU decodes none of them). */
+function decodable(encoding: LegacyEncoding): boolean {
+  let known = DECODABLE.get(encoding);
+  if (known === undefined) {
+    try {
+      new TextDecoder(encoding);
+      known = true;
+    } catch {
+      known = false;
+    }
+    DECODABLE.set(encoding, known);
+  }
+  return known;
+}
+
+const DECODABLE = new Map<LegacyEncoding, boolean>();
 
 /** Whether a file's first bytes (`head`, the whole file when `whole`) are valid UTF-8. */
 export function isUtf8Start(head: Uint8Array, whole: boolean): boolean {

@@ -1,5 +1,5 @@
 import { isRenderSpec, type RenderSpec } from './core/line-format.js';
-import { DECODINGS, type Decoding } from './core/sniff.js';
+import { isDecoding, type Decoding } from './core/sniff.js';
 import { MIN_MAX_BYTES, MIN_MAX_TOKENS, type ResolvedOptions } from './options.js';
 
 /**
@@ -98,7 +98,7 @@ export function parseFast(input: unknown, options: ResolvedOptions): ParsedReque
   const session = r.session;
   if (session !== undefined && (typeof session !== 'string' || session.length < 1 || session.length > 256)) return null;
   if (r.hash !== undefined && r.hash !== 'sha256') return null;
-  if (r.encoding !== undefined && !(DECODINGS as readonly unknown[]).includes(r.encoding)) return null;
+  if (r.encoding !== undefined && !isDecoding(r.encoding)) return null;
   if (r.pages !== undefined && (typeof r.pages !== 'string' || !PAGES.test(r.pages))) return null;
   if (r.accept !== undefined || (r.render !== undefined && !isRenderSpec(r.render))) return null;
   const within = r.within;

@@ -4,7 +4,7 @@
  * dialect's tool returns for `--input JSON` (PATH fills the tool's first required field).
  */
 import { parseArgs } from 'node:util';
-import { DECODINGS, type Decoding } from '../core/sniff.js';
+import { DECODINGS, isDecoding } from '../core/sniff.js';
 import { createEngine } from '../engine.js';
 import { ReadError } from '../errors.js';
 import type { EngineOptions } from '../options.js';
@@ -126,8 +126,4 @@ function parseInput(json: string, usageError: UsageError): Record<string, unknow
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) usageError('--input must be a JSON object');
   return input as Record<string, unknown>;
-}
-
-function isDecoding(value: string): value is Decoding {
-  return (DECODINGS as readonly string[]).includes(value);
 }

@@ -34,6 +34,10 @@ export const DECODINGS = ['auto', 'utf-8', ...LEGACY_ENCODINGS] as const;
 
 export type Decoding = (typeof DECODINGS)[number];
 
+export function isDecoding(value: unknown): value is Decoding {
+  return (DECODINGS as readonly unknown[]).includes(value);
+}
+
 /**
  * Text encodings readpool decodes: UTF-16 by its BOM; a file without one as UTF-8, or as the
  * legacy encoding its first bytes show when they are not UTF-8 (see `encodingOf`).

@@ -22,6 +22,7 @@ import { largeReads } from './scenarios/large-reads.js';
 import { mcp } from './scenarios/mcp.js';
 import { media } from './scenarios/media.js';
 import { pagination } from './scenarios/pagination.js';
+import { encodings } from './scenarios/encodings.js';
 import { reread } from './scenarios/reread.js';
 import { slicerMicro } from './scenarios/slicer-micro.js';
 import { DEFAULT_CONCURRENCY, sourceTree } from './scenarios/source-tree.js';
@@ -43,6 +44,7 @@ const SCENARIOS: Record<string, (rounds: number) => Promise<ScenarioReport>> = {
   fairness: (rounds) => fairness(projectRoot, rounds),
   media: () => media(projectRoot),
   mcp: (rounds) => mcp(projectRoot, rounds),
+  encodings: (rounds) => encodings(projectRoot, rounds),
 };
 
 const USAGE = `usage: node dist/bench/run.js [--only NAME[,NAME]] [--rounds N] [--threads LIST] [--concurrency N] [--cores N] [--out NAME] [--quick]

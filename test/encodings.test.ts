@@ -1,35 +1,14 @@
 import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeLegacy, LEGACY_TEXTS as TEXTS } from '../fixtures/legacy-encode.js';
 import { encodingOf } from '../src/core/text-encodings.js';
 import { createEngine, type Engine, type ReadResult, type TextResult } from '../src/index.js';
 import { createTools } from '../src/tools.js';
 import { CLI } from './support/cli-bin.js';
-import { encodeLegacy } from './support/legacy-encode.js';
 import { expectReadError } from './support/read-error.js';
 import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
 
-// A paragraph or two of each language, as a file's comments or prose would hold: enough text for
-// an encoding to be recognised, as it is in real files.
-const TEXTS = {
-  gb18030: [
-    '本文件是一个测试。我们需要确认读取工具能够正确识别编码，并且把内容完整地交给模型。',
-    '如果编码识别错误，模型看到的将是乱码，无法继续工作。',
-    '配置文件中的注释通常使用中文书写，例如数据库地址、端口号以及超时时间。',
-  ],
-  shift_jis: [
-    'このファイルはテストです。読み込みツールが文字コードを正しく判定し、内容をそのままモデルに渡せることを確認します。',
-    '設定ファイルのコメントは日本語で書かれることが多く、例えばデータベースのアドレスやポート番号です。',
-  ],
-  'euc-kr': [
-    '이 파일은 시험용입니다. 읽기 도구가 문자 인코딩을 올바르게 판별하고 내용을 그대로 모델에 전달하는지 확인합니다.',
-    '설정 파일의 주석은 흔히 한국어로 작성되며, 예를 들어 데이터베이스 주소와 포트 번호입니다.',
-  ],
-  'windows-1251': [
-    'Этот файл предназначен для проверки. Инструмент чтения должен правильно определить кодировку и передать содержимое модели без искажений.',
-    'Комментарии в конфигурационных файлах часто пишут по-русски, например адрес базы данных и номер порта.',
-  ],
-} as const;
 type Language = keyof typeof TEXTS;
 const NAMES: Record<Language, string> = { gb18030: 'GB18030', shift_jis: 'Shift_JIS', 'euc-kr': 'EUC-KR', 'windows-1251': 'Windows-1251' };
 

@@ -69,6 +69,7 @@ export async function runServe(argv: readonly string[], usageError: UsageError):
   }
   const server = await serve({ engine, tools: createTools(engine, dialect), http });
   shutdownOnExit(server, http === null);
+  server.announce();
   await server.closed;
   return 0;
 }

@@ -27,6 +27,12 @@ export interface RunningServer {
   /** Resolves once the server has shut down (the engine closed). */
   readonly closed: Promise<void>;
   shutdown(reason: string): Promise<void>;
+  /**
+   * Logs the line that says the server is serving, with its URL over HTTP (what a client
+   * waits for), once the caller has wired what the process does on a signal: a client that
+   * sends SIGTERM as soon as it reads the line must find the clean shutdown in place.
+   */
+  announce(): void;
 }
 
 // By the package's own name, not a relative path: the build bundles this module into a chunk
@@ -44,6 +50,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const sessionOptions = { engine: options.engine, tools: options.tools, version: VERSION, log, track };
   let stopTransport: () => Promise<void>;
   let port: number | null = null;
+  let banner: string;
   const { threads } = options.engine.stats();
   const threadCount = `${threads} text thread${threads === 1 ? '' : 's'}`;
   if (options.http === null) {
@@ -51,7 +58,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const transport = new StdioServerTransport();
     await server.connect(transport);
     stopTransport = () => server.close();
-    log(`serving MCP over stdio (${threadCount})`);
+    banner = `serving MCP over stdio (${threadCount})`;
   } else {
     // Loaded only here: the SDK's HTTP transport and node:http took about 25 ms of every stdio
     // server's start, on the way to its first answer.
@@ -59,7 +66,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const http = await serveHttp({ ...sessionOptions, ...options.http });
     port = http.port;
     stopTransport = () => http.close();
-    log(`serving MCP over HTTP at http://${options.http.host}:${port}/mcp (${threadCount})`);
+    banner = `serving MCP over HTTP at http://${options.http.host}:${port}/mcp (${threadCount})`;
   }
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -76,7 +83,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     })();
     return shuttingDown;
   };
-  return { port, closed, shutdown };
+  return { port, closed, shutdown, announce: () => log(banner) };
 }
 
 function delay(ms: number): Promise<void> {

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from 'vitest';
 import { textPdf } from '../../fixtures/media.js';
 import { createEngine, type Engine, type EngineOptions } from '../../src/index.js';
 import { substituteWorkerEntry } from '../../src/worker-files.js';
@@ -146,6 +146,9 @@ describe('faults in the text pool', () => {
     // one (see shareFloor), but only for a couple of milliseconds.
     const e = await faultyEngine({ text: 'text-faults.mjs' }, { threads: 4 });
     await expectServing(e);
+    // Every thread up first: the read below needs a free one, and four threads starting on two
+    // busy cores once took seconds (the read then waited out the overrun: 3.9 s).
+    await vi.waitFor(() => expect(e.stats().text.ready).toBe(4), { timeout: 10_000 });
     const overrun = answerOf(e, { path: 'overrun.txt', timeoutMs: 3000 }, 5000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();

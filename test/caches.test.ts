@@ -11,6 +11,7 @@ import { tailStart } from '../src/io/read-file.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { expectReadError } from './support/read-error.js';
 import { makeWorkspace, removeTempDir, writeFile } from './support/temp-dir.js';
+import { asText } from './support/text-result.js';
 
 let base = '';
 let root = '';
@@ -19,11 +20,6 @@ let engine: Engine;
 /** Line n of the indexed log: 40 bytes with its LF. */
 const logLine = (n: number) => `log line ${String(n).padStart(9, '0')} ${'x'.repeat(20)}`;
 const LOG_LINES = 200_000; // 8 MB: above the 1 MiB index threshold and the 4 MiB exact-tail one
-
-function asText(result: ReadResult): TextResult {
-  if (result.kind !== 'text') throw new Error(`expected a text result, got ${result.kind}`);
-  return result;
-}
 
 function numbered(first: number, last: number, lineOf: (n: number) => string): string {
   const out: string[] = [];

@@ -3,26 +3,18 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeLegacy, LEGACY_TEXTS as TEXTS } from '../fixtures/legacy-encode.js';
 import { encodingOf } from '../src/core/text-encodings.js';
-import { createEngine, type Engine, type ReadResult, type TextResult } from '../src/index.js';
+import { createEngine, type Engine } from '../src/index.js';
 import { createTools } from '../src/tools.js';
 import { CLI } from './support/cli-bin.js';
 import { expectReadError } from './support/read-error.js';
 import { makeTempDir, removeTempDir, writeFile } from './support/temp-dir.js';
+import { asText, numberedLines as numbered } from './support/text-result.js';
 
 type Language = keyof typeof TEXTS;
 const NAMES: Record<Language, string> = { gb18030: 'GB18030', shift_jis: 'Shift_JIS', 'euc-kr': 'EUC-KR', 'windows-1251': 'Windows-1251' };
 
 let root = '';
 let engine: Engine;
-
-function numbered(lines: readonly string[], first = 1): string {
-  return lines.map((line, index) => `${first + index}\t${line}`).join('\n');
-}
-
-function asText(result: ReadResult): TextResult {
-  if (result.kind !== 'text') throw new Error(`expected a text result, got ${result.kind}`);
-  return result;
-}
 
 /** Lines `1..count` of a language's text, repeated, each numbered in the text so pages can be told apart. */
 function manyLines(language: Language, count: number): string[] {

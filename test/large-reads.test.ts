@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
-import { createEngine, type Engine, type ReadRequest, type TextResult } from '../src/index.js';
+import { createEngine, type ReadRequest, type TextResult } from '../src/index.js';
 import { createReaderContext } from '../src/io/reader-context.js';
 import { INDEX_EVERY, createReadTools, readFile } from '../src/io/read-file.js';
 import { writeGeneratedLines } from './support/generated-file.js';
@@ -11,6 +11,7 @@ import { makeTempDir, removeTempDir } from './support/temp-dir.js';
 import { compileDenyRules } from '../src/core/deny-rules.js';
 import { PIECE_CHARS } from '../src/core/slice-result.js';
 import { decodeOutcome, encodeOutcome } from '../src/wire.js';
+import { asText } from './support/text-result.js';
 
 const LOG_LINES = 120_000;
 const MIXED_LINES = 30_000;
@@ -50,11 +51,6 @@ let hasher: XXHashAPI;
  * the facts of a scan (total, hash, line index) are what lets the pages after it seek.
  */
 const openEngine = () => createEngine({ root, settleMs: 0 });
-
-function asText(result: Awaited<ReturnType<Engine['read']>>): TextResult {
-  if (result.kind !== 'text') throw new Error(`expected a text result, got ${result.kind}`);
-  return result;
-}
 
 /** Reads with an engine of its own, closed afterwards: nothing of an earlier read is cached. */
 async function readFresh(request: ReadRequest): Promise<TextResult> {

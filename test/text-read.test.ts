@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import xxhash, { type XXHashAPI } from 'xxhash-wasm';
-import { createEngine, ReadError, type Engine, type ReadResult, type TextResult } from '../src/index.js';
+import { createEngine, ReadError, type Engine, type TextResult } from '../src/index.js';
 import { FIXTURES, SHARED_LINES, fixturePath } from '../fixtures/index.js';
 import { writeGeneratedLines } from './support/generated-file.js';
 import { expectReadError } from './support/read-error.js';
 import { makeTempDir, removeTempDir } from './support/temp-dir.js';
+import { asText, numberedLines as numbered } from './support/text-result.js';
 
 const FIVE_THOUSAND = 5000;
 const TWENTY_MB_LINES = 200_000;
@@ -20,16 +21,6 @@ const wideLine = (n: number) => `line ${String(n).padStart(6, '0')}: `.padEnd(99
 let root = '';
 let engine: Engine;
 let hasher: XXHashAPI;
-
-/** `N\tline` for each line, numbered from `first`. */
-function numbered(lines: readonly string[], first = 1): string {
-  return lines.map((line, index) => `${first + index}\t${line}`).join('\n');
-}
-
-function asText(result: ReadResult): TextResult {
-  if (result.kind !== 'text') throw new Error(`expected a text result, got ${result.kind}`);
-  return result;
-}
 
 async function readText(request: Parameters<Engine['read']>[0]): Promise<TextResult> {
   return asText(await engine.read(request));

@@ -30,7 +30,7 @@ read: one file, numbered, with a notice saying how to read on.
   --allow-binary  return files with NUL bytes as base64 instead of refusing them
   --encoding NAME how to decode a file that is not UTF-8: auto (default: recognised from its
                   first bytes), utf-8, or a legacy encoding (gb18030, shift_jis, euc-kr,
-                  windows-1252, ...)
+                  windows-1252, ...; labels such as GBK, latin1 or Shift-JIS are taken too)
   --out FILE      write an image or PDF page to FILE (several: FILE-1.jpg, FILE-2.jpg, ...)
   --dialect NAME  print what another tool would return: ${DIALECT_NAMES.join(', ')};
                   PATH fills the tool's path field, --input gives its other fields as JSON,

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isRenderSpec, type RenderSpec } from './core/line-format.js';
-import { DECODINGS } from './core/sniff.js';
+import { DECODINGS, decodingOf, LEGACY_ENCODINGS } from './core/sniff.js';
 import { MIN_MAX_BYTES, MIN_MAX_TOKENS } from './options.js';
 import type { ReadRequest } from './request.js';
 
@@ -26,7 +26,9 @@ const schema = z.strictObject({
   allowBinary: z.boolean().optional(),
   media: z.boolean().optional(),
   hash: z.literal('sha256').optional(),
-  encoding: z.enum(DECODINGS).optional(),
+  encoding: z
+    .enum(DECODINGS, { error: `must be auto, utf-8 or one of ${LEGACY_ENCODINGS.join(', ')} (or a label of one, like GBK, latin1 or Shift-JIS)` })
+    .optional(),
   maxBytes: wholeNumber(MIN_MAX_BYTES).optional(),
   maxTokens: wholeNumber(MIN_MAX_TOKENS).optional(),
   timeoutMs: wholeNumber(1).optional(),
@@ -49,7 +51,7 @@ export const REQUEST_TYPE_MATCHES_SCHEMA: Same<ReadRequest, z.input<typeof schem
 
 /** Validates a request the fast check passed on; its issues say what to fix. */
 export function parseWithSchema(input: unknown): { ok: true; request: ReadRequest } | { ok: false; issues: string[] } {
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(withEncodingNamed(input));
   if (!parsed.success) {
     return {
       ok: false,
@@ -57,4 +59,17 @@ export function parseWithSchema(input: unknown): { ok: true; request: ReadReques
     };
   }
   return { ok: true, request: parsed.data };
+}
+
+/**
+ * `input` with its `encoding` given as the decoding's own name when it was a label of one (see
+ * `decodingOf`); anything else as it came, for the schema to judge.
+ */
+function withEncodingNamed(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || !('encoding' in input)) return input;
+  const proto: unknown = Object.getPrototypeOf(input);
+  if (proto !== Object.prototype && proto !== null) return input;
+  const { encoding } = input;
+  const named = decodingOf(encoding);
+  return named === null || named === encoding ? input : { ...input, encoding: named };
 }

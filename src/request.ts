@@ -22,7 +22,9 @@ export interface ReadRequest {
   hash?: 'sha256' | undefined;
   /**
    * How a file without a byte-order mark is decoded: `auto` (default) as UTF-8, or as the legacy
-   * encoding recognised when it is not UTF-8; `utf-8` always; or a legacy encoding by name.
+   * encoding recognised when it is not UTF-8; `utf-8` always; or a legacy encoding by name. At
+   * run time a WHATWG label of one of these (`GBK`, `latin1`, `UTF-8`...) is taken as its name
+   * (see `decodingOf`): a caller from JSON may send one.
    */
   encoding?: Decoding | undefined;
   maxBytes?: number | undefined;

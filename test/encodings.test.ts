@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeLegacy, LEGACY_TEXTS as TEXTS } from '../fixtures/legacy-encode.js';
+import { decodingOf } from '../src/core/sniff.js';
 import { encodingOf } from '../src/core/text-encodings.js';
 import { createEngine, type Engine } from '../src/index.js';
 import { createTools } from '../src/tools.js';
@@ -170,8 +171,53 @@ describe('a request that names the decoding', () => {
 
   it('refuses an encoding it does not know, naming the ones it does', async () => {
     const error = await expectReadError(engine.read({ path: 'gb18030.txt', encoding: 'ebcdic' as never }), 'invalid_request');
-    expect(error.message).toContain('encoding');
-    expect(error.message).toContain('shift_jis');
+    expect(error.message).toContain('encoding: must be auto, utf-8 or one of gb18030, big5, shift_jis,');
+    expect(error.message).toContain('(or a label of one, like GBK, latin1 or Shift-JIS)');
+  });
+
+  it('takes the labels models use for an encoding (GBK, latin1, UTF-8, Shift-JIS), in any case', async () => {
+    // A caller from JSON (a model, a host's tool call) may send any string: not only the names the type lists.
+    const read = (path: string, encoding: string) => engine.read({ path, encoding: encoding as never });
+    const gbk = asText(await read('gb18030.txt', 'GBK'));
+    expect(gbk.encoding).toBe('gb18030');
+    expect(gbk.content).toBe(asText(await engine.read({ path: 'gb18030.txt', encoding: 'gb18030' })).content);
+    expect(gbk.notice).toBe('[Decoded from GB18030, as asked. Keep the file in GB18030 when you write it back.]');
+    expect(asText(await read('few-bytes.txt', 'latin1')).content).toBe('1\tcafé crème\n2\tsecond line');
+    expect(asText(await read('shift_jis.txt', ' Shift-JIS ')).encoding).toBe('shift_jis');
+    const utf8 = asText(await read('gb18030.txt', 'UTF-8'));
+    expect([utf8.encoding, utf8.invalidUtf8]).toEqual(['utf-8', true]);
+  });
+});
+
+describe('decodingOf, on the names callers give', () => {
+  it('gives each name as it is, and each WHATWG label of one as its name', () => {
+    for (const name of ['auto', 'utf-8', 'gb18030', 'shift_jis', 'windows-1252', 'koi8-r']) expect(decodingOf(name)).toBe(name);
+    const labels: Record<string, string> = {
+      'UTF-8': 'utf-8', utf8: 'utf-8', AUTO: 'auto', GBK: 'gb18030', gb2312: 'gb18030', 'x-gbk': 'gb18030', latin1: 'windows-1252',
+      'ISO-8859-1': 'windows-1252', ascii: 'windows-1252', cp1252: 'windows-1252', cp1251: 'windows-1251', ' Shift-JIS ': 'shift_jis',
+      sjis: 'shift_jis', 'windows-31j': 'shift_jis', 'big5-hkscs': 'big5', 'ks_c_5601-1987': 'euc-kr', 'x-euc-jp': 'euc-jp',
+    };
+    for (const [label, name] of Object.entries(labels)) expect(decodingOf(label), label).toBe(name);
+  });
+
+  it('gives null for what names no encoding readpool decodes', () => {
+    // UTF-16 is read by its BOM only; ISO-8859-15 and the Mac encodings are not among the decodings.
+    for (const name of ['ebcdic', 'utf-16', 'UTF-16LE', 'iso-8859-15', 'x-mac-cyrillic', '', ' ', 'a'.repeat(100), 42, null, undefined, {}]) {
+      expect(decodingOf(name), JSON.stringify(name) ?? 'undefined').toBeNull();
+    }
+  });
+});
+
+describe("readpool's own tool", () => {
+  it('shows the encodings by name in its schema, and takes a label of one', async () => {
+    const [read] = createTools(engine, 'readpool');
+    const properties = (read?.inputSchema as { properties: Record<string, { enum?: string[] }> }).properties;
+    expect(properties.encoding?.enum?.slice(0, 3)).toEqual(['auto', 'utf-8', 'gb18030']);
+    const output = await read?.execute({ path: 'gb18030.txt', encoding: 'GB2312' });
+    const text = output?.content.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
+    expect(output?.isError ?? false).toBe(false);
+    expect(text).toContain(TEXTS.gb18030[0]);
+    expect(text).toContain('Decoded from GB18030, as asked.');
   });
 });
 
@@ -192,5 +238,9 @@ describe('readpool read --encoding', () => {
     const unknown = spawnSync(process.execPath, [CLI, 'read', 'few-bytes.txt', '--encoding', 'ebcdic'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('--encoding must be one of auto, utf-8, gb18030,');
+    expect(unknown.stderr).toContain('or a label of one (GBK, latin1, Shift-JIS...)');
+    const label = spawnSync(process.execPath, [CLI, 'read', 'few-bytes.txt', '--encoding', 'Latin1'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(label.status).toBe(0);
+    expect(label.stdout).toBe(named.stdout);
   });
 });

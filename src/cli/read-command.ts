@@ -4,7 +4,7 @@
  * dialect's tool returns for `--input JSON` (PATH fills the tool's first required field).
  */
 import { parseArgs } from 'node:util';
-import { DECODINGS, isDecoding } from '../core/sniff.js';
+import { DECODINGS, decodingOf } from '../core/sniff.js';
 import { createEngine } from '../engine.js';
 import { ReadError } from '../errors.js';
 import type { EngineOptions } from '../options.js';
@@ -97,8 +97,9 @@ function nativeRequest(file: string, values: ReadValues, usageError: UsageError)
   if (values.sha256) request.hash = 'sha256';
   if (values['allow-binary']) request.allowBinary = true;
   if (values.encoding !== undefined) {
-    if (!isDecoding(values.encoding)) usageError(`--encoding must be one of ${DECODINGS.join(', ')}`);
-    request.encoding = values.encoding;
+    const decoding = decodingOf(values.encoding);
+    if (decoding === null) usageError(`--encoding must be one of ${DECODINGS.join(', ')}, or a label of one (GBK, latin1, Shift-JIS...)`);
+    request.encoding = decoding;
   }
   return request;
 }

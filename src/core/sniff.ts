@@ -39,6 +39,32 @@ export function isDecoding(value: unknown): value is Decoding {
 }
 
 /**
+ * The decoding a caller's name for an encoding stands for: one of `DECODINGS` as it is, or any
+ * label the WHATWG Encoding Standard gives one of them, in any case and with spaces around
+ * (`UTF-8`, `utf8`, `latin1`, `ascii`, `cp1252`, `GBK`, `GB2312`, `Shift-JIS`, `sjis`...); null
+ * for anything else. Models name encodings these ways more often than by the standard's own
+ * names. GBK's labels give GB18030, whose decoder the standard gives them. `TextDecoder` resolves
+ * the labels; a Node without the legacy decoders (no full ICU) takes only the names themselves.
+ */
+export function decodingOf(name: unknown): Decoding | null {
+  if (isDecoding(name)) return name;
+  if (typeof name !== 'string' || name.length > MAX_LABEL_CHARS) return null;
+  const label = name.trim().toLowerCase();
+  if (isDecoding(label)) return label;
+  let encoding: string;
+  try {
+    encoding = new TextDecoder(label).encoding;
+  } catch {
+    return null;
+  }
+  const named = encoding === 'gbk' ? 'gb18030' : encoding;
+  return isDecoding(named) ? named : null;
+}
+
+/** Longer than any label the standard has, with room for spaces around it. */
+const MAX_LABEL_CHARS = 64;
+
+/**
  * Text encodings readpool decodes: UTF-16 by its BOM; a file without one as UTF-8, or as the
  * legacy encoding its first bytes show when they are not UTF-8 (see `encodingOf`).
  */

@@ -6,7 +6,7 @@
  * and `readpool-notices.ts` (notices).
  */
 import { z } from 'zod';
-import { DECODINGS } from '../core/sniff.js';
+import { DECODINGS, decodingOf } from '../core/sniff.js';
 import type { Engine } from '../engine.js';
 import type { ReadError } from '../errors.js';
 import type { ReadRequest } from '../request.js';
@@ -45,8 +45,9 @@ const schema = z.strictObject({
   pages: z.string().optional().describe('PDF pages to return, like "3" or "1-5" (at most 20). Needed for PDFs over 10 pages.'),
   fresh: z.boolean().optional().describe('Return the content even if this session read it before and it is unchanged.'),
   allowBinary: z.boolean().optional().describe('Return a binary file (NUL bytes) as base64 instead of refusing it.'),
+  // A label of one of the names (GBK, latin1, UTF-8...) is taken as that name; the schema shows the names.
   encoding: z
-    .enum(DECODINGS)
+    .preprocess((value) => decodingOf(value) ?? value, z.enum(DECODINGS))
     .optional()
     .describe('How to decode a file that is not UTF-8: auto (default) recognises GB18030, Big5, Shift_JIS, EUC-KR, Windows-1252 and other legacy encodings; name one when you know it.'),
 });

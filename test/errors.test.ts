@@ -192,6 +192,15 @@ describe('not_found', () => {
     const error = await expectReadError(engine.read({ path: 'Config.json' }), 'not_found');
     expect(error.details.suggestions).toContain('config.json');
   });
+
+  it('offers a path written with Windows separators with slashes, or what is near it', async () => {
+    writeFile(root, 'nested/deeper/settings.yaml', 'a: 1\n');
+    const exact = await expectReadError(engine.read({ path: 'nested\\deeper\\settings.yaml' }), 'not_found');
+    expect(exact.details.suggestions).toEqual(['nested/deeper/settings.yaml']);
+    expect(exact.message).toContain('Did you mean "nested/deeper/settings.yaml"?');
+    const typo = await expectReadError(engine.read({ path: 'nested\\deeper\\setings.yaml' }), 'not_found');
+    expect(typo.details.suggestions).toEqual(['nested/deeper/settings.yaml']);
+  });
 });
 
 describe('binary_file', () => {

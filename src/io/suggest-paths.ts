@@ -16,6 +16,11 @@ const MAX_ENTRIES = 10_000;
  * offered: a suggestion must be a call that can succeed.
  */
 export function suggestPaths(roots: readonly string[], deny: DenyMatcher, requested: string): string[] {
+  const slashed = withSlashes(roots, requested);
+  if (slashed !== null) {
+    const root = findRoot(roots, slashed);
+    return root !== null && isReadablePlace(roots, deny, slashed) ? [relativeTo(root, slashed)] : suggestPaths(roots, deny, slashed);
+  }
   let missing = path.basename(requested);
   let directory = path.dirname(requested);
   for (;;) {
@@ -37,6 +42,19 @@ export function suggestPaths(roots: readonly string[], deny: DenyMatcher, reques
     missing = path.basename(directory);
     directory = path.dirname(directory);
   }
+}
+
+/**
+ * A missing path written with Windows separators inside a root (`src\engine.ts`, as models used
+ * to Windows paths send), with `/` instead; null where `\` is no separator (Windows) or the path
+ * has none. A name may hold a backslash on POSIX, but this path named no file.
+ */
+function withSlashes(roots: readonly string[], requested: string): string | null {
+  if (path.sep !== '/' || !requested.includes('\\')) return null;
+  const root = findRoot(roots, requested);
+  if (root === null) return null;
+  const inside = relativeTo(root, requested);
+  return inside.includes('\\') ? path.join(root, inside.replaceAll('\\', '/')) : null;
 }
 
 /** The entry's real place is inside a root and no deny rule refuses it. */

@@ -29,22 +29,29 @@ const DESCRIPTION = `Reads a file from the workspace: text as numbered lines (\`
 
 const TOOL = { name: TOOL_NAME, title: 'Read file', description: DESCRIPTION } as const;
 
+/**
+ * A number or a flag as models sometimes write them, in a string (`"10"`, `"true"`): taken as
+ * the number or the flag, where the tool would refuse the call for a turn's worth of nothing.
+ * The schema a model reads still says number or boolean; anything else is left to refuse.
+ */
+const WHOLE_TEXT = /^\s*-?\d{1,15}\s*$/;
+const asNumber = (value: unknown): unknown => (typeof value === 'string' && WHOLE_TEXT.test(value) ? Number(value) : value);
+const asFlag = (value: unknown): unknown => (value === 'true' ? true : value === 'false' ? false : value);
+const whole = () => z.preprocess(asNumber, z.number().int());
+const flag = () => z.preprocess(asFlag, z.boolean());
+
 const schema = z.strictObject({
   path: z.string().describe('The file to read: relative to the workspace root, or absolute inside it.'),
-  offset: z
-    .number()
-    .int()
+  offset: whole()
     .optional()
     .describe('First line to return, 1-based (default 1). Negative counts from the end: -100 returns the last 100 lines.'),
-  limit: z.number().int().optional().describe('Most lines to return (default 2000).'),
-  column: z
-    .number()
-    .int()
+  limit: whole().optional().describe('Most lines to return (default 2000).'),
+  column: whole()
     .optional()
     .describe('Read line `offset` from this character on (1-based), as much as the budget allows: for lines too long to show whole.'),
   pages: z.string().optional().describe('PDF pages to return, like "3" or "1-5" (at most 20). Needed for PDFs over 10 pages.'),
-  fresh: z.boolean().optional().describe('Return the content even if this session read it before and it is unchanged.'),
-  allowBinary: z.boolean().optional().describe('Return a binary file (NUL bytes) as base64 instead of refusing it.'),
+  fresh: flag().optional().describe('Return the content even if this session read it before and it is unchanged.'),
+  allowBinary: flag().optional().describe('Return a binary file (NUL bytes) as base64 instead of refusing it.'),
   // A label of one of the names (GBK, latin1, UTF-8...) is taken as that name; the schema shows the names.
   encoding: z
     .preprocess((value) => decodingOf(value) ?? value, z.enum(DECODINGS))

@@ -123,6 +123,16 @@ describe('failures through the native dialect are results, never throws', () => 
     expect(textOf(raw)).toMatch(/^\[data\.bin is binary: 8 bytes, sha256 [0-9a-f]{64}\. Its bytes follow as base64\.\]\nUlAAAQIDCkE=$/);
   });
 
+  it('takes a number or a flag written as a string, as models sometimes send them, and refuses other strings', async () => {
+    const asNumbers = await read({ path: 'normal.txt', offset: 2, limit: 1, fresh: true });
+    const asText = await read({ path: 'normal.txt', offset: ' 2', limit: '1', fresh: 'true' });
+    expect(asText.isError).toBe(false);
+    expect(textOf(asText)).toBe(textOf(asNumbers));
+    const wrong = await read({ path: 'normal.txt', limit: 'ten', fresh: 'yes' });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toMatch(/^Invalid read request: limit: .+; fresh: .+\. Fix these fields and call read again\.$/);
+  });
+
   it('answers input that is not a read request in its own words', async () => {
     const out = await read({ file_path: 'normal.txt' });
     expect(out.isError).toBe(true);

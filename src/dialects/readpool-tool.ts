@@ -32,13 +32,16 @@ const TOOL = { name: TOOL_NAME, title: 'Read file', description: DESCRIPTION } a
 /**
  * A number or a flag as models sometimes write them, in a string (`"10"`, `"true"`): taken as
  * the number or the flag, where the tool would refuse the call for a turn's worth of nothing.
- * The schema a model reads still says number or boolean; anything else is left to refuse.
+ * The schema a model reads is unchanged (number, boolean, string); anything else is refused.
  */
 const WHOLE_TEXT = /^\s*-?\d{1,15}\s*$/;
 const asNumber = (value: unknown): unknown => (typeof value === 'string' && WHOLE_TEXT.test(value) ? Number(value) : value);
 const asFlag = (value: unknown): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 const whole = () => z.preprocess(asNumber, z.number().int());
 const flag = () => z.preprocess(asFlag, z.boolean());
+/** Pages as models also write them: one page as a number (`3`), a range with a dash of prose (`"1–5"`). */
+const asPages = (value: unknown): unknown =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' ? value.replace(/[\u2012-\u2015\u2212]/g, '-') : value;
 
 const schema = z.strictObject({
   path: z.string().describe('The file to read: relative to the workspace root, or absolute inside it.'),
@@ -49,7 +52,7 @@ const schema = z.strictObject({
   column: whole()
     .optional()
     .describe('Read line `offset` from this character on (1-based), as much as the budget allows: for lines too long to show whole.'),
-  pages: z.string().optional().describe('PDF pages to return, like "3" or "1-5" (at most 20). Needed for PDFs over 10 pages.'),
+  pages: z.preprocess(asPages, z.string()).optional().describe('PDF pages to return, like "3" or "1-5" (at most 20). Needed for PDFs over 10 pages.'),
   fresh: flag().optional().describe('Return the content even if this session read it before and it is unchanged.'),
   allowBinary: flag().optional().describe('Return a binary file (NUL bytes) as base64 instead of refusing it.'),
   // A label of one of the names (GBK, latin1, UTF-8...) is taken as that name; the schema shows the names.

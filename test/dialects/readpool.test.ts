@@ -166,6 +166,10 @@ describe('media through the native dialect', () => {
     const out = await read({ path: 'big.pdf', pages: '2-3' });
     expect(out.content[0]).toEqual({ type: 'text', text: '[pages 2-3 of 12, rendered as images. Call read with pages: "4-12" for the next pages.]' });
     expect(out.content.slice(1).map((part) => part.type === 'image' && part.mimeType)).toEqual(['image/jpeg', 'image/jpeg']);
+    // As models also write them: a range with an en dash, one page as a number; a list is refused in words.
+    expect((await read({ path: 'big.pdf', pages: '2–3' })).content[0]).toEqual(out.content[0]);
+    expect((await read({ path: 'big.pdf', pages: 4 })).content[0]).toEqual({ type: 'text', text: '[pages 4-4 of 12, rendered as images. Call read with pages: "5-12" for the next pages.]' });
+    expect(textOf(await read({ path: 'big.pdf', pages: '2,3' }))).toBe('Invalid read request: pages: must be a page or a range, like "3" or "1-5". Fix these fields and call read again.');
   });
 
   it('renders a notebook as numbered cells', async () => {

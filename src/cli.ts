@@ -84,7 +84,8 @@ async function main(argv: string[]): Promise<number> {
     case undefined:
       return usageError('missing command');
     default:
-      return usageError(`unknown command ${JSON.stringify(command)}`);
+      // A path where the command goes (`readpool README.md`): the read it most likely meant.
+      return usageError(`unknown command ${JSON.stringify(command)}${command.includes('.') || command.includes('/') ? ` (to read a file: readpool read ${command})` : ''}`);
   }
 }
 

@@ -131,6 +131,15 @@ describe('readpool tools and help', () => {
     expect(tools[0]?.inputSchema.type).toBe('object');
   });
 
+  it('answers a path given where the command goes with the read it most likely meant', () => {
+    const asPath = run(['notes/readme.md']);
+    expect(asPath.status).toBe(2);
+    expect(asPath.stderr).toContain('unknown command "notes/readme.md" (to read a file: readpool read notes/readme.md)');
+    const typo = run(['raed']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('unknown command "raed"\n');
+  });
+
   it('lists every command in --help', () => {
     const { status, stdout } = run(['--help']);
     expect(status).toBe(0);

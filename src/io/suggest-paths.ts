@@ -17,10 +17,7 @@ const MAX_ENTRIES = 10_000;
  */
 export function suggestPaths(roots: readonly string[], deny: DenyMatcher, requested: string): string[] {
   const slashed = withSlashes(roots, requested);
-  if (slashed !== null) {
-    const root = findRoot(roots, slashed);
-    return root !== null && isReadablePlace(roots, deny, slashed) ? [relativeTo(root, slashed)] : suggestPaths(roots, deny, slashed);
-  }
+  if (slashed !== null) return isReadablePlace(roots, deny, slashed.path) ? [slashed.relative] : suggestPaths(roots, deny, slashed.path);
   let missing = path.basename(requested);
   let directory = path.dirname(requested);
   for (;;) {
@@ -46,15 +43,18 @@ export function suggestPaths(roots: readonly string[], deny: DenyMatcher, reques
 
 /**
  * A missing path written with Windows separators inside a root (`src\engine.ts`, as models used
- * to Windows paths send), with `/` instead; null where `\` is no separator (Windows) or the path
- * has none. A name may hold a backslash on POSIX, but this path named no file.
+ * to Windows paths send), with `/` instead, absolute and relative to its root; null where `\` is
+ * no separator (Windows), where the path has none, or where its `..`s leave the roots. A name may
+ * hold a backslash on POSIX, but this path named no file.
  */
-function withSlashes(roots: readonly string[], requested: string): string | null {
+function withSlashes(roots: readonly string[], requested: string): { readonly path: string; readonly relative: string } | null {
   if (path.sep !== '/' || !requested.includes('\\')) return null;
   const root = findRoot(roots, requested);
-  if (root === null) return null;
-  const inside = relativeTo(root, requested);
-  return inside.includes('\\') ? path.join(root, inside.replaceAll('\\', '/')) : null;
+  const inside = root === null ? '' : relativeTo(root, requested);
+  if (root === null || !inside.includes('\\')) return null;
+  const slashed = path.join(root, inside.replaceAll('\\', '/'));
+  const home = findRoot(roots, slashed);
+  return home === null ? null : { path: slashed, relative: relativeTo(home, slashed) };
 }
 
 /** The entry's real place is inside a root and no deny rule refuses it. */
